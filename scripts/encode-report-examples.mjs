@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+/**
+ * Writes the report examples of the streams spec with real encodings, so that
+ * every example (and every Prism answer built from one) decodes:
+ *
+ *   openapi/streams/components/examples/LatestReport.yaml
+ *   openapi/streams/components/examples/ReportAtTimestamp.yaml
+ *   openapi/streams/components/examples/BulkReports.yaml
+ *   openapi/streams/components/examples/BulkReportsPartial.yaml
+ *   openapi/streams/components/examples/ReportsPage.yaml
+ *
+ * Each `fullReport` is the ABI encoding, by viem, of
+ * `(bytes32[3] reportContext, bytes reportBlob, bytes32[] rawRs, bytes32[] rawSs, bytes32 rawVs)`
+ * around a V3 blob. The signature words and the context are plausible but
+ * made up (deterministic hashes): the reports decode, they do not verify
+ * onchain. No randomness and no clock: rerunning writes identical files.
+ *
+ * Usage: node scripts/encode-report-examples.mjs
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decodeAbiParameters, encodeAbiParameters } from 'viem';
+
+const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'streams', 'components', 'examples');
+
+const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
+const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
+
+// The layouts (as in src/streams/report-schemas.ts).
+const FULL_REPORT_ABI = [
+  { name: 'reportContext', type: 'bytes32[3]' },
+  { name: 'reportBlob', type: 'bytes' },
+  { name: 'rawRs', type: 'bytes32[]' },
+  { name: 'rawSs', type: 'bytes32[]' },
+  { name: 'rawVs', type: 'bytes32' },
+];
+const V3_ABI = [
+  { name: 'feedId', type: 'bytes32' },
+  { name: 'validFromTimestamp', type: 'uint32' },
+  { name: 'observationsTimestamp', type: 'uint32' },
+  { name: 'nativeFee', type: 'uint192' },
+  { name: 'linkFee', type: 'uint192' },
+  { name: 'expiresAt', type: 'uint32' },
+  { name: 'price', type: 'int192' },
+  { name: 'bid', type: 'int192' },
+  { name: 'ask', type: 'int192' },
+];
+
+const E18 = 10n ** 18n;
+/** A decimal string as an 18-decimal integer, exactly. */
+function scaled(decimal) {
+  const [whole, fraction = ''] = decimal.split('.');
+  return BigInt(whole) * E18 + BigInt(fraction.padEnd(18, '0'));
+}
+
+const sha256 = (label) => createHash('sha256').update(label).digest('hex');
+const word = (hex) => `0x${hex.padStart(64, '0')}`;
+
+/** A DON config digest: a hash with the 2-byte digest prefix of the OCR3 config (0x0006). */
+const CONFIG_DIGEST = `0x0006${sha256('example config digest').slice(4)}`;
+/** secp256k1 group order; a canonical signature has s ≤ n / 2. */
+const HALF_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n / 2n;
+
+/**
+ * One V3 report: observed at `t`, valid from the second before, expiring a
+ * day later, with verification fees of about 0.08 USD.
+ */
+function v3Report(feedID, t, price, bid, ask) {
+  const blob = encodeAbiParameters(V3_ABI, [
+    feedID,
+    t - 1,
+    t,
+    28_000_000_000_000n, // nativeFee: 0.000028 ETH (wei)
+    5_600_000_000_000_000n, // linkFee: 0.0056 LINK (juels)
+    t + 86_400,
+    scaled(price),
+    scaled(bid),
+    scaled(ask),
+  ]);
+  const label = `${feedID}:${t}`;
+  const epochAndRound = BigInt(0x4f5693) * 256n + BigInt(t - 1_699_999_000); // epoch in the high bytes, round in the last
+  const s = BigInt(`0x${sha256(`s:${label}`)}`) % HALF_N;
+  const fullReport = encodeAbiParameters(FULL_REPORT_ABI, [
+    [CONFIG_DIGEST, word(epochAndRound.toString(16)), word(sha256(`extra hash:${label}`))],
+    blob,
+    [word(sha256(`r:${label}`))],
+    [word(s.toString(16))],
+    word('01'.padEnd(64, '0')), // v of the one signature, in the first byte
+  ]);
+  // Round trip through viem's decoder, as a check of the script itself.
+  const [, decodedBlob] = decodeAbiParameters(FULL_REPORT_ABI, fullReport);
+  const decoded = decodeAbiParameters(V3_ABI, decodedBlob);
+  if (decoded[0] !== feedID || decoded[2] !== t || decoded[6] !== scaled(price)) throw new Error(`round trip failed for ${label}`);
+  return { feedID, validFromTimestamp: t - 1, observationsTimestamp: t, fullReport };
+}
+
+/** YAML for one report, as a block mapping indented by `pad` (strings double-quoted: hex would otherwise read as a number). */
+function reportYaml(report, pad, first) {
+  const lines = [
+    `feedID: ${JSON.stringify(report.feedID)}`,
+    `validFromTimestamp: ${report.validFromTimestamp}`,
+    `observationsTimestamp: ${report.observationsTimestamp}`,
+    `fullReport: ${JSON.stringify(report.fullReport)}`,
+  ];
+  return lines.map((line, i) => (i === 0 ? first : pad) + line).join('\n');
+}
+
+function exampleFile(summary, description, value) {
+  const body =
+    'report' in value
+      ? `  report:\n${reportYaml(value.report, '    ', '    ')}`
+      : `  reports:\n${value.reports.map((r) => reportYaml(r, '      ', '    - ')).join('\n')}`;
+  return [
+    '# Generated by scripts/encode-report-examples.mjs: do not edit, rerun it.',
+    `summary: ${JSON.stringify(summary)}`,
+    'description: |',
+    ...description.map((line) => `  ${line}`),
+    'value:',
+    body,
+    '',
+  ].join('\n');
+}
+
+const T = 1_700_000_000;
+const ethAtT = v3Report(ETH_USD, T, '3000.123456789012345678', '2999.98', '3000.26');
+const btcAtT = v3Report(BTC_USD, T, '36512.34', '36510.9', '36513.75');
+const ethLatest = v3Report(ETH_USD, T + 300, '3012.5', '3012.37', '3012.64');
+const ethPage = [
+  ethAtT,
+  v3Report(ETH_USD, T + 1, '3000.25', '3000.11', '3000.4'),
+  v3Report(ETH_USD, T + 2, '3000.315', '3000.2', '3000.43'),
+];
+
+const REAL = 'The fullReport is a real V3 encoding; its signatures are made up, so it decodes but does not verify onchain.';
+const REAL_EACH = 'Each fullReport is a real V3 encoding; the signatures are made up, so they decode but do not verify onchain.';
+const files = {
+  'LatestReport.yaml': exampleFile(
+    'Latest ETH/USD report',
+    [REAL, 'Decoded: price 3012.5, bid 3012.37, ask 3012.64 USD (18 decimals), observed at 1700000300.'],
+    { report: ethLatest },
+  ),
+  'ReportAtTimestamp.yaml': exampleFile(
+    'ETH/USD report at 1700000000',
+    [REAL, 'Decoded: price 3000.123456789012345678, bid 2999.98, ask 3000.26 USD (18 decimals).'],
+    { report: ethAtT },
+  ),
+  'BulkReports.yaml': exampleFile(
+    'ETH/USD and BTC/USD reports at 1700000000',
+    [REAL_EACH, 'Decoded prices (18 decimals): ETH/USD 3000.123456789012345678 USD, BTC/USD 36512.34 USD.'],
+    { reports: [ethAtT, btcAtT] },
+  ),
+  'BulkReportsPartial.yaml': exampleFile(
+    'Only ETH/USD: BTC/USD has no report at 1700000000 (206)',
+    [
+      'ETH/USD and BTC/USD were asked for; only ETH/USD has a report at the timestamp.',
+      REAL,
+      'Decoded: price 3000.123456789012345678 USD (18 decimals).',
+    ],
+    { reports: [ethAtT] },
+  ),
+  'ReportsPage.yaml': exampleFile(
+    'Three consecutive ETH/USD reports from 1700000000',
+    [REAL_EACH, 'Decoded prices (18 decimals): 3000.123456789012345678, 3000.25 and 3000.315 USD, observed at 1700000000, 1700000001 and 1700000002.'],
+    { reports: ethPage },
+  ),
+};
+
+mkdirSync(OUT, { recursive: true });
+for (const [name, text] of Object.entries(files)) {
+  writeFileSync(join(OUT, name), text);
+  console.log(`wrote ${join('openapi/streams/components/examples', name)}`);
+}

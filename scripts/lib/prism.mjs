@@ -1,0 +1,116 @@
+// Starts and stops Prism mock servers, one per bundled document. Shared by the
+// contract tests' global setup, `npm start` and the benchmarks.
+//
+// Prism runs as its own process group (detached) so that stopping the group
+// also stops anything it forked; killing only an npx/npm parent would leave
+// Prism running.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const prismBin = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
+
+export const API_NAMES = ['channels', 'streams', 'policy-coordinator', 'policy-evaluation', 'policy-reporting'];
+
+/** A free TCP port on 127.0.0.1, chosen by the OS. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitUntilAnswering(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Prism for ${url} exited with code ${child.exitCode}`);
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`Prism at ${url} did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts one Prism per API. Resolves with `{ urls: {api: baseUrl}, stop() }`.
+ * `errors: true` makes Prism answer a request or response that breaks the
+ * spec with an error instead of letting it through.
+ */
+export async function startPrismMocks({ apis = API_NAMES, errors = true, timeoutMs = 60_000, log } = {}) {
+  const children = [];
+  const stop = () => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  };
+  // If our own process ends abruptly, take the mocks down with it.
+  process.once('exit', stop);
+  try {
+    const entries = await Promise.all(
+      apis.map(async (api) => {
+        const port = await freePort();
+        const args = [prismBin, 'mock', join(root, 'generated', 'openapi', `${api}.yaml`), '-h', '127.0.0.1', '-p', String(port), '-v', 'error'];
+        if (errors) args.push('--errors');
+        const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        children.push(child);
+        const output = [];
+        const keep = (chunk) => {
+          output.push(String(chunk));
+          log?.(api, String(chunk));
+        };
+        child.stdout.on('data', keep);
+        child.stderr.on('data', keep);
+        const url = `http://127.0.0.1:${port}`;
+        try {
+          await waitUntilAnswering(url, child, timeoutMs);
+        } catch (error) {
+          error.message += `\n${output.join('').slice(-2000)}`;
+          throw error;
+        }
+        return [api, url];
+      }),
+    );
+    return { urls: Object.fromEntries(entries), stop, pids: children.map((c) => c.pid) };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+/** Stops the mocks and waits until every process group is gone. */
+export async function stopPrismMocks(mocks, timeoutMs = 5_000) {
+  mocks.stop();
+  const deadline = Date.now() + timeoutMs;
+  const alive = (pid) => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (mocks.pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (const pid of mocks.pids.filter(alive)) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import type { Client } from 'openapi-fetch';
+import { apiKeyHeader } from '../core/auth.js';
+import { createApiClient, type CommonClientOptions } from '../core/client.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { paths } from '../../generated/types/channels.js';
+
+export type { paths as ChannelsPaths, components as ChannelsComponents } from '../../generated/types/channels.js';
+export { API_VERSION as CHANNELS_API_VERSION } from '../../generated/operations/channels.js';
+
+/** The service's published address; each organisation may have its own `{base_url}` ending in `/v1`. */
+export const CHANNELS_DEFAULT_BASE_URL = 'https://cre-connect.api.chain.link/v1';
+
+/**
+ * Body fields the channels service deduplicates on, which make a retried POST
+ * safe: a query's `idempotency_key` and an operation's `wallet_operation_id`.
+ */
+export const CHANNELS_DEDUP_KEYS = ['idempotency_key', 'wallet_operation_id'] as const;
+
+export interface ChannelsClientOptions extends CommonClientOptions {
+  /** The organisation API key (`Authorization: Apikey <key>`). Keep it server-side. */
+  apiKey: string;
+}
+
+export type ChannelsClient = Client<paths>;
+
+/** A typed client of the channels, wallets and operations API. */
+export function createChannelsClient(options: ChannelsClientOptions): ChannelsClient {
+  if (options === null || typeof options !== 'object') throw new ConfigurationError('options', 'expected an object');
+  return createApiClient<paths>(options, {
+    baseUrl: CHANNELS_DEFAULT_BASE_URL,
+    authHeaders: { Authorization: apiKeyHeader(options.apiKey) },
+    dedupKeys: CHANNELS_DEDUP_KEYS,
+    // Multi-valued filters (e.g. `status`) repeat the key: status=a&status=b.
+    querySerializer: { array: { style: 'form', explode: true } },
+  });
+}

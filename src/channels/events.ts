@@ -1,0 +1,153 @@
+import { PollFailedError, PollTimeoutError, DEFAULT_POLL } from '../core/poll.js';
+import { abortableSleep } from '../core/retry.js';
+import { unwrap } from '../core/unwrap.js';
+import type { ChannelsClient, ChannelsComponents } from './client.js';
+import { hasReachedStage, type OperationStage, type OperationStatus } from './operations.js';
+
+type Schemas = ChannelsComponents['schemas'];
+export type ChannelEvent = Schemas['Event'];
+export type EventType = Schemas['EventType'];
+
+/** The event of each kind, so a check on `headers.type` narrows the payload. */
+export interface EventsByType {
+  'operation.status': Schemas['OperationStatusEvent'];
+  'query.status': Schemas['QueryStatusEvent'];
+  'watcher.status': Schemas['WatcherStatusEvent'];
+  'watcher.event': Schemas['WatcherChainEvent'];
+  'wallet.status': Schemas['WalletStatusEvent'];
+}
+
+/** Narrows an event by its kind (the kind lives in `headers.type`, which TypeScript cannot narrow on by itself). */
+export function isEventOfType<T extends EventType>(event: ChannelEvent, type: T): event is EventsByType[T] {
+  return event.headers.type === type;
+}
+
+export interface WaitForEventOptions {
+  /** Read the stream from this position (`headers.offset`) on. Default: the latest page, then what follows. */
+  fromOffset?: number;
+  /** Wait between two reads when nothing new came, in ms. Default 1,000. */
+  intervalMs?: number;
+  /** Give up after this many ms. Default 300,000. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Events per read (1-200). */
+  limit?: number;
+}
+
+/**
+ * Reads a channel's event stream until `match` returns true for an event of
+ * kind `type`, and resolves with that event. Instead of polling a resource,
+ * this follows the channel's events: one request per interval covers every
+ * resource of the channel. `match` may throw to end the wait (e.g. on a
+ * failure status).
+ */
+export async function waitForEvent<T extends EventType>(
+  channels: ChannelsClient,
+  channelId: string,
+  type: T,
+  match: (event: EventsByType[T]) => boolean,
+  options: WaitForEventOptions = {},
+): Promise<EventsByType[T]> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_POLL.timeoutMs;
+  const intervalMs = options.intervalMs ?? DEFAULT_POLL.intervalMs;
+  const deadline = Date.now() + timeoutMs;
+  let position = options.fromOffset;
+
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const query = {
+      ...(position === undefined ? {} : { offset: position }),
+      ...(options.limit === undefined ? {} : { limit: options.limit }),
+    };
+    const page = await unwrap(
+      channels.GET('/channels/{channel_id}/events', {
+        params: { path: { channel_id: channelId }, query },
+        signal: options.signal,
+      }),
+    );
+    // Without an offset the page is newest first; walk every page oldest first.
+    const events = [...page.events].sort((a, b) => a.headers.offset - b.headers.offset);
+    for (const event of events) {
+      if (isEventOfType(event, type) && match(event)) return event;
+    }
+    const last = events.at(-1);
+    if (last !== undefined) position = last.headers.offset + 1;
+    if (page.has_more && last !== undefined) continue;
+
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new PollTimeoutError(`waiting for a ${type} event`, timeoutMs, undefined, undefined);
+    await abortableSleep(Math.min(intervalMs, remaining), options.signal);
+  }
+}
+
+/**
+ * Waits on `operation.status` events (not on the operation) until the
+ * operation reaches `until`. Throws PollFailedError with the event on
+ * `cancelled`, `expired` or `failed`.
+ */
+export function waitForOperationEvent(
+  channels: ChannelsClient,
+  ref: { channel_id: string; operation_id: string },
+  until: OperationStage = 'confirmed',
+  options: WaitForEventOptions = {},
+) {
+  return waitForEvent(
+    channels,
+    ref.channel_id,
+    'operation.status',
+    (event) => {
+      const { operation_id, status } = event.payload;
+      if (operation_id !== ref.operation_id) return false;
+      if (hasReachedStage(status, until)) return true;
+      if (isOperationFailure(status)) throw new PollFailedError(`operation ${operation_id}`, status, event);
+      return false;
+    },
+    options,
+  );
+}
+
+function isOperationFailure(status: OperationStatus): boolean {
+  return status === 'cancelled' || status === 'expired' || status === 'failed';
+}
+
+/** Waits on `query.status` events until the query is `completed`; PollFailedError on `failed`/`expired`. */
+export function waitForQueryEvent(
+  channels: ChannelsClient,
+  ref: { channel_id: string; query_id: string },
+  options: WaitForEventOptions = {},
+) {
+  return waitForEvent(
+    channels,
+    ref.channel_id,
+    'query.status',
+    (event) => {
+      const { query_id, status } = event.payload;
+      if (query_id !== ref.query_id) return false;
+      if (status === 'completed') return true;
+      if (status === 'failed' || status === 'expired') throw new PollFailedError(`query ${query_id}`, status, event);
+      return false;
+    },
+    options,
+  );
+}
+
+/** Waits on `watcher.status` events until the watcher is `archived`; PollFailedError on `archive_failed`. */
+export function waitForWatcherArchiveEvent(
+  channels: ChannelsClient,
+  ref: { channel_id: string; watcher_id: string },
+  options: WaitForEventOptions = {},
+) {
+  return waitForEvent(
+    channels,
+    ref.channel_id,
+    'watcher.status',
+    (event) => {
+      const { watcher_id, status } = event.payload;
+      if (watcher_id !== ref.watcher_id) return false;
+      if (status === 'archived') return true;
+      if (status === 'archive_failed') throw new PollFailedError(`watcher ${watcher_id}`, status, event);
+      return false;
+    },
+    options,
+  );
+}

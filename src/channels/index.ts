@@ -1,0 +1,12 @@
+export * from './client.js';
+export * from './errors.js';
+export * from './paginate.js';
+export * from './operations.js';
+export * from './queries.js';
+export * from './watchers.js';
+export * from './events.js';
+export { ApiError, ApiConnectionError, ApiTimeoutError, ConfigurationError, SdkError, isApiError } from '../core/errors.js';
+export { PollFailedError, PollTimeoutError, type PollOptions } from '../core/poll.js';
+export { DEFAULT_RETRY, type RetryOptions } from '../core/retry.js';
+export { unwrap } from '../core/unwrap.js';
+export { collect } from '../core/paginate.js';

@@ -1,0 +1,180 @@
+import { SdkError } from '../core/errors.js';
+import { pollUntil, type PollOptions } from '../core/poll.js';
+import { unwrap } from '../core/unwrap.js';
+import type { ChannelsClient, ChannelsComponents } from './client.js';
+
+export type Operation = ChannelsComponents['schemas']['Operation'];
+export type OperationStatus = ChannelsComponents['schemas']['OperationStatus'];
+export type CreateOperationBody = ChannelsComponents['schemas']['CreateOperation'];
+
+/** The stages an operation can be awaited to, in the order the chain reaches them. */
+export type OperationStage = 'accepted' | 'confirmed_latest' | 'confirmed_safe' | 'confirmed';
+
+/**
+ * How far along each status is. `sending`, `sent` and `broadcasting` are
+ * steps between acceptance and the first confirmation; a network with a
+ * single finality stage may go from `accepted` straight to `confirmed`.
+ */
+const STAGE_RANK: Record<OperationStatus, number> = {
+  pending_signature: 0,
+  accepted: 1,
+  sending: 1,
+  sent: 1,
+  broadcasting: 1,
+  confirmed_latest: 2,
+  confirmed_safe: 3,
+  confirmed: 4,
+  cancelled: -1,
+  expired: -1,
+  failed: -1,
+};
+
+/** Statuses an operation never leaves without reaching its goal. */
+export const OPERATION_FAILURE_STATUSES: readonly OperationStatus[] = ['cancelled', 'expired', 'failed'];
+
+export interface OperationRef {
+  channel_id: string;
+  operation_id: string;
+}
+
+export function getOperation(channels: ChannelsClient, ref: OperationRef, signal?: AbortSignal): Promise<Operation> {
+  return unwrap(channels.GET('/channels/{channel_id}/operations/{operation_id}', { params: { path: ref }, signal }));
+}
+
+/**
+ * Creates an operation. With `signature` it is executed at once (`accepted`);
+ * without, it is a draft in `pending_signature`. `wallet_operation_id` is the
+ * service's deduplication key, so the SDK may retry this POST safely. When the
+ * service answers only a reference, the operation is read back.
+ */
+export async function createOperation(
+  channels: ChannelsClient,
+  channelId: string,
+  body: CreateOperationBody,
+  signal?: AbortSignal,
+): Promise<Operation> {
+  const created = await unwrap(
+    channels.POST('/channels/{channel_id}/operations', { params: { path: { channel_id: channelId } }, body, signal }),
+  );
+  if ('status' in created) return created;
+  return getOperation(channels, { channel_id: channelId, operation_id: created.operation_id }, signal);
+}
+
+/**
+ * Signs a draft. The service's draft carries no digest until it is signed
+ * (`digest` is `null`), so the signer computes the wallet operation's signing
+ * digest (from the draft's fields, as the wallet defines it), signs it, and
+ * returns both; when a draft does carry a digest, it is passed in `draft`.
+ */
+export type DraftSigner = (draft: Operation) => SignedDigest | Promise<SignedDigest>;
+
+export interface SignedDigest {
+  signature: string;
+  /** The signed digest, 32 bytes `0x` hex. */
+  digest: string;
+}
+
+/**
+ * Finalizes a draft: PATCH `{status: 'accepted', signature, digest}`. A draft
+ * past its deadline or no longer finalizable is refused with a typed
+ * ApiError (`CONFLICT` / `OPERATION_DEADLINE_ELAPSED` or
+ * `OPERATION_NOT_FINALIZABLE`; see `isChannelsError`).
+ */
+export function finalizeOperation(
+  channels: ChannelsClient,
+  ref: OperationRef,
+  signed: { signature: string; digest: string },
+  signal?: AbortSignal,
+): Promise<Operation> {
+  return unwrap(
+    channels.PATCH('/channels/{channel_id}/operations/{operation_id}', {
+      params: { path: ref },
+      body: { status: 'accepted', signature: signed.signature, digest: signed.digest },
+      signal,
+    }),
+  );
+}
+
+/** Cancels a draft; refused with `CONFLICT` / `OPERATION_NOT_CANCELLABLE` once it is past `pending_signature`. */
+export function cancelOperation(channels: ChannelsClient, ref: OperationRef, signal?: AbortSignal): Promise<Operation> {
+  return unwrap(
+    channels.PATCH('/channels/{channel_id}/operations/{operation_id}', {
+      params: { path: ref },
+      body: { status: 'cancelled' },
+      signal,
+    }),
+  );
+}
+
+/** Creating a draft did not give a draft (`pending_signature`), e.g. a signature was sent anyway. */
+export class NotADraftError extends SdkError {
+  override name = 'NotADraftError';
+  readonly operation: Operation;
+  constructor(operation: Operation) {
+    super(`operation ${operation.operation_id} was created in \`${operation.status}\`, not as a draft`);
+    this.operation = operation;
+  }
+}
+
+/**
+ * The whole draft flow: create the operation without a signature (a draft in
+ * `pending_signature`), let the caller sign it, finalize it with
+ * `{status: 'accepted', signature, digest}`. Resolves with the accepted
+ * operation; pass it to `waitForOperation` to wait for confirmation. A
+ * deadline that elapsed meanwhile or a draft no longer finalizable comes back
+ * as an ApiError (`isChannelsError(e, 'CONFLICT', 'OPERATION_DEADLINE_ELAPSED')`).
+ */
+export async function executeWithDraft(
+  channels: ChannelsClient,
+  channelId: string,
+  body: Omit<CreateOperationBody, 'signature'>,
+  sign: DraftSigner,
+  signal?: AbortSignal,
+): Promise<Operation> {
+  const draft = await createOperation(channels, channelId, body, signal);
+  if (draft.status !== 'pending_signature') throw new NotADraftError(draft);
+  const signed = await sign(draft);
+  signal?.throwIfAborted();
+  return finalizeOperation(channels, { channel_id: channelId, operation_id: draft.operation_id }, signed, signal);
+}
+
+export interface WaitForOperationOptions extends PollOptions<OperationStatus> {
+  /** The stage to wait for, or `cancelled`. Default `confirmed`. */
+  until?: OperationStage | 'cancelled';
+}
+
+/**
+ * Polls an operation until it reaches `until` (or a later stage). Throws
+ * PollFailedError when it ends `cancelled`, `expired` or `failed` instead (or,
+ * waiting for `cancelled`, when it went ahead), PollTimeoutError on timeout.
+ */
+export function waitForOperation(
+  channels: ChannelsClient,
+  ref: OperationRef,
+  options: WaitForOperationOptions = {},
+): Promise<Operation> {
+  const until = options.until ?? 'confirmed';
+  const isDone =
+    until === 'cancelled'
+      ? (status: OperationStatus) => status === 'cancelled'
+      : (status: OperationStatus) => STAGE_RANK[status] >= STAGE_RANK[until];
+  const isFailed =
+    until === 'cancelled'
+      ? (status: OperationStatus) => status !== 'pending_signature'
+      : (status: OperationStatus) => STAGE_RANK[status] < 0;
+  return pollUntil(
+    {
+      what: `operation ${ref.operation_id}`,
+      read: (signal) => getOperation(channels, ref, signal),
+      statusOf: (operation) => operation.status,
+      isDone,
+      isFailed,
+    },
+    options,
+  );
+}
+
+/** True when `status` is at or past `stage`. */
+export function hasReachedStage(status: OperationStatus, stage: OperationStage): boolean {
+  return STAGE_RANK[status] >= STAGE_RANK[stage];
+}

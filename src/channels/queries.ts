@@ -1,0 +1,56 @@
+import { pollUntil, type PollOptions } from '../core/poll.js';
+import { unwrap } from '../core/unwrap.js';
+import type { ChannelsClient, ChannelsComponents } from './client.js';
+
+export type Query = ChannelsComponents['schemas']['Query'];
+export type QueryStatus = ChannelsComponents['schemas']['QueryStatus'];
+export type CreateQueryBody = ChannelsComponents['schemas']['CreateQuery'];
+
+/**
+ * Creates a chain query (answered `202` in `accepted`). `idempotency_key` is
+ * the service's deduplication key: when the caller gives none, a UUID v4 is
+ * generated here, once, so the SDK's retries of this POST all carry the same
+ * key and the service runs the query once. Resolves with the query id and the
+ * key used (keep it to retry the creation yourself later).
+ */
+export async function createQuery(
+  channels: ChannelsClient,
+  channelId: string,
+  body: Omit<CreateQueryBody, 'idempotency_key'> & { idempotency_key?: string },
+  signal?: AbortSignal,
+) {
+  const withKey: CreateQueryBody = { ...body, idempotency_key: body.idempotency_key ?? crypto.randomUUID() };
+  const accepted = await unwrap(
+    channels.POST('/channels/{channel_id}/queries', { params: { path: { channel_id: channelId } }, body: withKey, signal }),
+  );
+  return { ...accepted, idempotency_key: withKey.idempotency_key };
+}
+
+export function getQuery(
+  channels: ChannelsClient,
+  ref: { channel_id: string; query_id: string },
+  signal?: AbortSignal,
+): Promise<Query> {
+  return unwrap(channels.GET('/channels/{channel_id}/queries/{query_id}', { params: { path: ref }, signal }));
+}
+
+/**
+ * Polls a query until `completed`. Throws PollFailedError when it ends
+ * `failed` or `expired` (no result before the service's time-to-live).
+ */
+export function waitForQuery(
+  channels: ChannelsClient,
+  ref: { channel_id: string; query_id: string },
+  options: PollOptions<QueryStatus> = {},
+): Promise<Query> {
+  return pollUntil(
+    {
+      what: `query ${ref.query_id}`,
+      read: (signal) => getQuery(channels, ref, signal),
+      statusOf: (query) => query.status,
+      isDone: (status) => status === 'completed',
+      isFailed: (status) => status === 'failed' || status === 'expired',
+    },
+    options,
+  );
+}

@@ -1,0 +1,44 @@
+import { pollUntil, type PollOptions } from '../core/poll.js';
+import { unwrap } from '../core/unwrap.js';
+import type { ChannelsClient, ChannelsComponents } from './client.js';
+
+export type Watcher = ChannelsComponents['schemas']['Watcher'];
+export type WatcherStatus = ChannelsComponents['schemas']['WatcherStatus'];
+
+export interface WatcherRef {
+  channel_id: string;
+  watcher_id: string;
+}
+
+export function getWatcher(channels: ChannelsClient, ref: WatcherRef, signal?: AbortSignal): Promise<Watcher> {
+  return unwrap(channels.GET('/channels/{channel_id}/watchers/{watcher_id}', { params: { path: ref }, signal }));
+}
+
+/** Starts archiving a watcher (`202`, the watcher in `archiving`). Deprovisioning goes on in the background. */
+export function archiveWatcher(channels: ChannelsClient, ref: WatcherRef, signal?: AbortSignal) {
+  return unwrap(
+    channels.PATCH('/channels/{channel_id}/watchers/{watcher_id}', {
+      params: { path: ref },
+      body: { status: 'archived' },
+      signal,
+    }),
+  );
+}
+
+/** Polls an archiving watcher until `archived`; throws PollFailedError on `archive_failed`. */
+export function waitForWatcherArchive(
+  channels: ChannelsClient,
+  ref: WatcherRef,
+  options: PollOptions<WatcherStatus> = {},
+): Promise<Watcher> {
+  return pollUntil(
+    {
+      what: `watcher ${ref.watcher_id}`,
+      read: (signal) => getWatcher(channels, ref, signal),
+      statusOf: (watcher) => watcher.status,
+      isDone: (status) => status === 'archived',
+      isFailed: (status) => status === 'archive_failed',
+    },
+    options,
+  );
+}

@@ -1,0 +1,88 @@
+import { abortableSleep } from './retry.js';
+import { SdkError } from './errors.js';
+
+export interface PollOptions<S extends string> {
+  /** First wait between two reads, in ms. Default 1,000. */
+  intervalMs?: number;
+  /** Each wait is the previous one times this. Default 1.5. */
+  backoff?: number;
+  /** Longest wait between two reads, in ms. Default 10,000. */
+  maxIntervalMs?: number;
+  /** Give up after this many ms in all. Default 300,000 (5 minutes). */
+  timeoutMs?: number;
+  /** Stops the wait at once (rejects with the signal's reason). */
+  signal?: AbortSignal;
+  /** Called with each new status, the first one included. */
+  onStatus?: (status: S, previous: S | undefined) => void;
+}
+
+export const DEFAULT_POLL = Object.freeze({ intervalMs: 1_000, backoff: 1.5, maxIntervalMs: 10_000, timeoutMs: 300_000 });
+
+/** The resource reached a status it can never leave, and not the one waited for. */
+export class PollFailedError<R = unknown, S extends string = string> extends SdkError {
+  override name = 'PollFailedError';
+  readonly status: S;
+  readonly resource: R;
+  constructor(what: string, status: S, resource: R) {
+    super(`${what} ended in status \`${status}\``);
+    this.status = status;
+    this.resource = resource;
+  }
+}
+
+/** The wait took longer than its `timeoutMs`. Holds the last status seen. */
+export class PollTimeoutError<R = unknown, S extends string = string> extends SdkError {
+  override name = 'PollTimeoutError';
+  readonly lastStatus: S | undefined;
+  readonly lastResource: R | undefined;
+  constructor(what: string, timeoutMs: number, lastStatus: S | undefined, lastResource: R | undefined) {
+    super(`${what} did not settle within ${timeoutMs} ms (last status: ${lastStatus ?? 'none'})`);
+    this.lastStatus = lastStatus;
+    this.lastResource = lastResource;
+  }
+}
+
+export interface PollSpec<R, S extends string> {
+  /** Named in errors, e.g. `operation 3fa8…`. */
+  what: string;
+  /** Reads the resource once (throws on an API error, which ends the wait). */
+  read: (signal: AbortSignal | undefined) => Promise<R>;
+  statusOf: (resource: R) => S;
+  /** Resolve with the resource when true. */
+  isDone: (status: S) => boolean;
+  /** Throw PollFailedError when true (checked after `isDone`). */
+  isFailed: (status: S) => boolean;
+}
+
+/**
+ * Reads a resource until its status is done or failed, waiting between reads
+ * with a growing interval, within a time limit. Generic over the resource so
+ * every asynchronous flow of every API uses this one loop.
+ */
+export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, options: PollOptions<S> = {}): Promise<R> {
+  const intervalMs = options.intervalMs ?? DEFAULT_POLL.intervalMs;
+  const backoff = options.backoff ?? DEFAULT_POLL.backoff;
+  const maxIntervalMs = options.maxIntervalMs ?? DEFAULT_POLL.maxIntervalMs;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_POLL.timeoutMs;
+  const deadline = Date.now() + timeoutMs;
+  let wait = intervalMs;
+  let previous: S | undefined;
+  let last: R | undefined;
+
+  for (;;) {
+    options.signal?.throwIfAborted();
+    last = await spec.read(options.signal);
+    const status = spec.statusOf(last);
+    if (status !== previous) {
+      options.onStatus?.(status, previous);
+      previous = status;
+    }
+    if (spec.isDone(status)) return last;
+    if (spec.isFailed(status)) throw new PollFailedError(spec.what, status, last);
+
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw new PollTimeoutError(spec.what, timeoutMs, previous, last);
+    await abortableSleep(Math.min(wait, remaining), options.signal);
+    wait = Math.min(maxIntervalMs, wait * backoff);
+  }
+}

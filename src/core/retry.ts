@@ -1,0 +1,114 @@
+/**
+ * Retry policy: which answers are worth another attempt, and how long to wait.
+ * Exponential backoff with full jitter (a uniformly random delay between 0 and
+ * the exponential cap) spreads retrying clients apart; a `Retry-After` header
+ * from the service wins over our own schedule.
+ */
+
+export interface RetryOptions {
+  /** Further attempts after the first one. Default 2 (so at most 3 requests). `0` disables retries. */
+  retries?: number;
+  /** Cap of the first backoff delay, in ms. Default 300. Doubles each attempt. */
+  baseDelayMs?: number;
+  /** Largest backoff delay, in ms. Default 5,000. */
+  maxDelayMs?: number;
+  /**
+   * Longest `Retry-After` the SDK will wait, in ms. Default 60,000. A longer
+   * one is not waited out: the 429/503 is returned to the caller.
+   */
+  maxRetryAfterMs?: number;
+}
+
+export type ResolvedRetryOptions = Required<RetryOptions>;
+
+export const DEFAULT_RETRY: ResolvedRetryOptions = Object.freeze({
+  retries: 2,
+  baseDelayMs: 300,
+  maxDelayMs: 5_000,
+  maxRetryAfterMs: 60_000,
+});
+
+/** Statuses that say "try again later": rate limits and transient server failures. */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
+
+export function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status);
+}
+
+/** Methods whose repetition cannot do anything twice. */
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * A request may be re-sent when its method is idempotent, or when its JSON
+ * body carries one of the service's deduplication keys (so the service
+ * recognises the repeat and does the work once).
+ */
+export function isSafeToRetry(method: string, bodyText: string | undefined, dedupKeys: readonly string[]): boolean {
+  if (IDEMPOTENT_METHODS.has(method)) return true;
+  if (bodyText === undefined || dedupKeys.length === 0) return false;
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return false;
+  }
+  if (body === null || typeof body !== 'object') return false;
+  const record = body as Record<string, unknown>;
+  return dedupKeys.some((key) => {
+    const value = record[key];
+    return (typeof value === 'string' && value.length > 0) || typeof value === 'number';
+  });
+}
+
+export function resolveRetryOptions(retry: RetryOptions | false | undefined): ResolvedRetryOptions {
+  if (retry === false) return { ...DEFAULT_RETRY, retries: 0 };
+  const resolved = { ...DEFAULT_RETRY, ...retry };
+  for (const key of Object.keys(DEFAULT_RETRY) as (keyof ResolvedRetryOptions)[]) {
+    const value = resolved[key];
+    if (!Number.isFinite(value) || value < 0) {
+      throw new RangeError(`retry.${key} must be a finite number >= 0, got ${String(value)}`);
+    }
+  }
+  return resolved;
+}
+
+/** Full-jitter backoff for the retry after attempt number `attempt` (0-based). */
+export function backoffDelay(attempt: number, options: ResolvedRetryOptions, random: () => number): number {
+  const cap = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
+  return Math.floor(random() * cap);
+}
+
+/**
+ * `Retry-After` in ms: whole seconds, or an HTTP date (relative to `now`).
+ * `undefined` when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date names its weekday and month; anything else (e.g. "-3", which
+  // Date.parse would read as a year) is not a Retry-After we understand.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,86 @@
+import type { Authorizer } from './auth.js';
+import { ApiConnectionError, ApiTimeoutError, type OperationRef } from './errors.js';
+import {
+  abortableSleep,
+  backoffDelay,
+  isRetryableStatus,
+  isSafeToRetry,
+  parseRetryAfter,
+  type ResolvedRetryOptions,
+} from './retry.js';
+
+/** The `fetch` signature openapi-fetch calls: a prepared Request, plus its optional init extension. */
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+
+export interface TransportOptions {
+  fetch: FetchLike;
+  retry: ResolvedRetryOptions;
+  /** Per-attempt time limit in ms; `undefined` for none. */
+  timeoutMs: number | undefined;
+  /** Signs each attempt (report API); the API-key header needs none, it is a default header. */
+  authorize?: Authorizer | undefined;
+  /** Body fields that make a POST or PATCH safe to re-send (the service deduplicates on them). */
+  dedupKeys: readonly string[];
+  /** Injectable for tests. */
+  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+/**
+ * The `fetch` our clients hand to openapi-fetch. A middleware cannot re-send
+ * a request, so signing, per-attempt timeouts and retries live here, in one
+ * loop: every attempt is signed afresh (new timestamp), bounded by the
+ * timeout, and retried on network failures and 429/5xx only when repeating it
+ * is safe. The caller's AbortSignal (carried by the Request) stops everything
+ * at once and is never retried.
+ */
+export function createTransport(options: TransportOptions): FetchLike {
+  const { retry, timeoutMs, authorize, dedupKeys } = options;
+  const baseFetch = options.fetch;
+  const sleep = options.sleep ?? abortableSleep;
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+
+  return async function transport(request, init) {
+    const userSignal = request.signal;
+    // A body can be read only once; keep its text to sign it and to re-send it.
+    const body = request.body === null ? undefined : await request.text();
+    const retrySafe = retry.retries > 0 && isSafeToRetry(request.method, body, dedupKeys);
+
+    for (let attempt = 0; ; attempt++) {
+      authorize?.(request.headers, request.method, request.url, body);
+      const timeout = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+      // A consumed Request cannot be sent again; rebuild it around the kept body text.
+      const attemptRequest = body === undefined ? request : new Request(request, { body });
+      const attemptInit = timeout === undefined ? init : { ...init, signal: AbortSignal.any([userSignal, timeout]) };
+      const canRetry = retrySafe && attempt < retry.retries;
+
+      let response: Response;
+      try {
+        response = await baseFetch(attemptRequest, attemptInit);
+      } catch (error) {
+        if (userSignal.aborted) throw error;
+        const timedOut = timeout?.aborted === true;
+        if (!canRetry) {
+          const operation = operationOf(request);
+          throw timedOut ? new ApiTimeoutError(operation, timeoutMs ?? 0) : new ApiConnectionError(operation, error);
+        }
+        await sleep(backoffDelay(attempt, retry, random), userSignal);
+        continue;
+      }
+
+      if (!canRetry || !isRetryableStatus(response.status)) return response;
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
+      if (retryAfter !== undefined && retryAfter > retry.maxRetryAfterMs) return response;
+      // Free the connection before waiting; the body of a retried answer is not needed.
+      await response.body?.cancel().catch(() => undefined);
+      await sleep(retryAfter ?? backoffDelay(attempt, retry, random), userSignal);
+    }
+  };
+}
+
+function operationOf(request: Request): OperationRef {
+  const path = request.url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\?.*$/, '');
+  return { method: request.method, path: path || '/' };
+}

@@ -1,0 +1,57 @@
+import type { Client } from 'openapi-fetch';
+import { apiKeyHeader } from '../core/auth.js';
+import { createApiClient, type CommonClientOptions } from '../core/client.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { paths as CoordinatorPaths } from '../../generated/types/policy-coordinator.js';
+import type { paths as EvaluationPaths } from '../../generated/types/policy-evaluation.js';
+import type { paths as ReportingPaths } from '../../generated/types/policy-reporting.js';
+
+export type { CoordinatorPaths, EvaluationPaths, ReportingPaths };
+export { API_VERSION as POLICY_COORDINATOR_API_VERSION } from '../../generated/operations/policy-coordinator.js';
+export { API_VERSION as POLICY_EVALUATION_API_VERSION } from '../../generated/operations/policy-evaluation.js';
+export { API_VERSION as POLICY_REPORTING_API_VERSION } from '../../generated/operations/policy-reporting.js';
+
+/** The shared host of the three policy APIs. */
+export const POLICY_DEFAULT_HOST = 'https://ace.api.chain.link';
+
+export interface PolicyClientOptions extends Omit<CommonClientOptions, 'baseUrl'> {
+  /** The organisation API key (`Authorization: Apikey <key>`). Keep it server-side. */
+  apiKey: string;
+  /** Scheme and host shared by the three APIs. Default `https://ace.api.chain.link`. */
+  baseUrl?: string;
+  /** Full base URL of one API, overriding the one derived from `baseUrl` (tests, proxies). */
+  baseUrls?: Partial<Record<'coordinator' | 'evaluation' | 'reporting', string>>;
+}
+
+export interface PolicyClient {
+  /** Read-write management: `{host}/v1`. */
+  coordinator: Client<CoordinatorPaths>;
+  /** Offchain policy evaluations (MVP): `{host}/v1/evaluation`. */
+  evaluation: Client<EvaluationPaths>;
+  /** Read-only indexed onchain state: `{host}/v1/reporting`. */
+  reporting: Client<ReportingPaths>;
+}
+
+/** Body fields the evaluation service deduplicates on: a retried `POST /evaluate` with it is safe. */
+export const EVALUATION_DEDUP_KEYS = ['unique_evaluation_id'] as const;
+
+/** Typed clients of the coordinator, evaluation and reporting APIs, sharing one key and one host. */
+export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
+  if (options === null || typeof options !== 'object') throw new ConfigurationError('options', 'expected an object');
+  const authHeaders = { Authorization: apiKeyHeader(options.apiKey) };
+  const host = (options.baseUrl ?? POLICY_DEFAULT_HOST).replace(/\/+$/, '');
+  const { baseUrls = {}, ...common } = options;
+  const base = (api: keyof NonNullable<PolicyClientOptions['baseUrls']>, suffix: string) => ({
+    ...common,
+    baseUrl: baseUrls[api] ?? `${host}${suffix}`,
+  });
+  return {
+    coordinator: createApiClient<CoordinatorPaths>(base('coordinator', '/v1'), { baseUrl: host, authHeaders }),
+    evaluation: createApiClient<EvaluationPaths>(base('evaluation', '/v1/evaluation'), {
+      baseUrl: host,
+      authHeaders,
+      dedupKeys: EVALUATION_DEDUP_KEYS,
+    }),
+    reporting: createApiClient<ReportingPaths>(base('reporting', '/v1/reporting'), { baseUrl: host, authHeaders }),
+  };
+}

@@ -1,0 +1,48 @@
+import { pollUntil, type PollOptions } from '../core/poll.js';
+import { unwrap } from '../core/unwrap.js';
+import type { components } from '../../generated/types/policy-evaluation.js';
+import type { PolicyClient } from './client.js';
+
+export type EvaluationStatus = components['schemas']['EvaluationRunStatus'];
+export type EvaluationRequest = components['schemas']['EvaluateRequest'];
+export type Evaluation = components['schemas']['EvaluationDetailResponse'];
+
+/** Statuses an evaluation never leaves. Only `ready` lets the protected transaction through. */
+export const EVALUATION_TERMINAL_STATUSES: readonly EvaluationStatus[] = ['ready', 'rejected', 'error'];
+
+/**
+ * Requests an evaluation. `unique_evaluation_id` is the service's
+ * deduplication key, so the SDK may retry this POST safely; resending the
+ * same id returns the same evaluation.
+ */
+export function requestEvaluation(policy: PolicyClient, request: EvaluationRequest, signal?: AbortSignal) {
+  return unwrap(policy.evaluation.POST('/evaluate', { body: request, signal }));
+}
+
+/** Reads an evaluation by its permit ID. */
+export function getEvaluation(policy: PolicyClient, permitId: string, signal?: AbortSignal): Promise<Evaluation> {
+  return unwrap(policy.evaluation.GET('/evaluate/{permitId}', { params: { path: { permitId } }, signal }));
+}
+
+/**
+ * Polls an evaluation through `evaluating` and `approving` until it is
+ * terminal. Resolves with it when `ready` (the permit is onchain: submit the
+ * transaction); throws PollFailedError on `rejected` or `error`, and
+ * PollTimeoutError when it takes too long.
+ */
+export function waitForEvaluation(
+  policy: PolicyClient,
+  permitId: string,
+  options: PollOptions<EvaluationStatus> = {},
+): Promise<Evaluation> {
+  return pollUntil(
+    {
+      what: `evaluation ${permitId}`,
+      read: (signal) => getEvaluation(policy, permitId, signal),
+      statusOf: (evaluation) => evaluation.status,
+      isDone: (status) => status === 'ready',
+      isFailed: (status) => status === 'rejected' || status === 'error',
+    },
+    options,
+  );
+}

@@ -1,0 +1,47 @@
+import type { Client } from 'openapi-fetch';
+import { hmacAuthorizer } from '../core/auth.js';
+import { createApiClient, type CommonClientOptions } from '../core/client.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { paths } from '../../generated/types/streams.js';
+
+export type { paths as StreamsPaths, components as StreamsComponents } from '../../generated/types/streams.js';
+export { API_VERSION as STREAMS_API_VERSION } from '../../generated/operations/streams.js';
+
+/** The two deployments of the report API. */
+export const STREAMS_BASE_URLS = Object.freeze({
+  testnet: 'https://api.testnet-dataengine.chain.link',
+  mainnet: 'https://api.dataengine.chain.link',
+});
+
+export type StreamsNetwork = keyof typeof STREAMS_BASE_URLS;
+
+export interface StreamsClientOptions extends CommonClientOptions {
+  /** The key's identifier, a UUID. Omit both credentials for anonymous discovery only. */
+  apiKey?: string;
+  /** The shared secret that signs requests (HMAC-SHA256). Never sent. */
+  apiSecret?: string;
+  /** Which deployment to call when `baseUrl` is not given. Default `testnet`. */
+  network?: StreamsNetwork;
+}
+
+export type StreamsClient = Client<paths>;
+
+/**
+ * A typed client of the report API. Every request is signed with HMAC-SHA256
+ * (a fresh timestamp per attempt, retries included); the key is checked and
+ * the secret absorbed once, here.
+ */
+export function createStreamsClient(options: StreamsClientOptions = {}): StreamsClient {
+  const network = options.network ?? 'testnet';
+  if (!Object.hasOwn(STREAMS_BASE_URLS, network)) {
+    throw new ConfigurationError('network', `expected 'testnet' or 'mainnet'`);
+  }
+  const { apiKey, apiSecret } = options;
+  const anonymous = apiKey === undefined && apiSecret === undefined;
+  return createApiClient<paths>(options, {
+    baseUrl: STREAMS_BASE_URLS[network],
+    ...(anonymous ? {} : { authorize: hmacAuthorizer({ apiKey: apiKey as string, apiSecret: apiSecret as string }) }),
+    // `feedIDs` travels as one comma-separated value, not as repeated keys.
+    querySerializer: { array: { style: 'form', explode: false } },
+  });
+}
