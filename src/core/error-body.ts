@@ -7,7 +7,8 @@ const MAX_QUOTED_TEXT = 200;
  * Builds the ApiError for a non-2xx answer from whatever body came with it.
  * The three error shapes of the services are recognised:
  * `{type, code?, message}` (channels, streams), `{error, message}`
- * (coordinator, evaluation) and `{code, message, request_id?}` (reporting).
+ * (coordinator, evaluation) and `{code, message, request_id?}` (reporting),
+ * and RFC 9457 problem details from gateways (`{type, title, detail}`).
  * Anything else (HTML from a proxy, plain text, an empty body) still gives an
  * ApiError with `type` `HTTP_<status>`, never a crash.
  */
@@ -40,7 +41,8 @@ function readErrorFields(body: unknown): ErrorFields {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return {};
   const record = body as Record<string, unknown>;
   const text = (key: string) => (typeof record[key] === 'string' ? (record[key] as string) : undefined);
-  const message = text('message');
+  // RFC 9457 problem details (proxies, gateways, mocks) carry `title`/`detail` instead.
+  const message = text('message') ?? text('detail') ?? text('title');
   const requestId = text('request_id');
   if (text('type') !== undefined) return { type: text('type'), code: text('code'), message, requestId };
   if (text('error') !== undefined) return { type: text('error'), message, requestId };

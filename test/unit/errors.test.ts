@@ -65,3 +65,15 @@ describe('isApiError', () => {
     expect(isApiError('CONFLICT')).toBe(false);
   });
 });
+
+describe('problem details from a gateway', () => {
+  it('reads title and detail of an RFC 9457 body', () => {
+    const error = apiErrorFromBody(
+      new Response(null, { status: 404 }),
+      { type: 'https://gateway.example/errors#NOT_FOUND', title: 'Not Found', detail: 'route /v2/x does not exist', status: 404 },
+      { method: 'GET', path: '/x' },
+    );
+    expect(error.type).toBe('https://gateway.example/errors#NOT_FOUND');
+    expect(error.message).toContain('route /v2/x does not exist');
+  });
+});
