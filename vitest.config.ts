@@ -23,6 +23,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 120_000 },
+      },
+      {
+        extends: true,
         test: {
           name: 'contract-coverage',
           include: ['test/contract/coverage.test.ts'],

@@ -2,31 +2,65 @@ import { unwrap } from '../core/unwrap.js';
 import { walkPages, type PageOptions } from '../core/paginate.js';
 import type { components, operations } from '../../generated/types/streams.js';
 import type { StreamsClient } from './client.js';
+import { decodeReport, type DecodedReport } from './report-decoder.js';
 
 export type Report = components['schemas']['Report'];
 export type Stream = components['schemas']['Stream'];
 export type DiscoveryFilters = NonNullable<operations['listStreams']['parameters']['query']>;
 
+/** A report with its `fullReport` decoded (every field typed, see `decodeReport`). */
+export type ReportWithDecoded = Report & { decoded: DecodedReport };
+
+export interface ReportOptions {
+  signal?: AbortSignal;
+  /**
+   * Also decode each report's `fullReport` into `decoded`. A blob that does
+   * not decode, or whose feed ID differs from the report's, throws a
+   * ReportDecodeError naming what was wrong.
+   */
+  decode?: boolean;
+}
+
+/** The report, or the report with `decoded`, depending on `decode`. */
+export type ReportOf<O extends ReportOptions | undefined> = O extends { decode: true } ? ReportWithDecoded : Report;
+
+/** Adds `decoded` to a report, checking the blob against the report's own feed ID. */
+export function withDecoded(report: Report): ReportWithDecoded {
+  return { ...report, decoded: decodeReport(report.fullReport, report.feedID) };
+}
+
+function maybeDecode<O extends ReportOptions | undefined>(report: Report, options: O | undefined): ReportOf<O> {
+  return (options?.decode ? withDecoded(report) : report) as ReportOf<O>;
+}
+
 /** The latest report of a stream. Throws ApiError on failure. */
-export async function getLatestReport(client: StreamsClient, feedID: string, signal?: AbortSignal): Promise<Report> {
-  const data = await unwrap(client.GET('/api/v1/reports/latest', { params: { query: { feedID } }, signal }));
-  return data.report;
+export async function getLatestReport<O extends ReportOptions | undefined = undefined>(
+  client: StreamsClient,
+  feedID: string,
+  options?: O,
+): Promise<ReportOf<O>> {
+  const data = await unwrap(
+    client.GET('/api/v1/reports/latest', { params: { query: { feedID } }, signal: options?.signal }),
+  );
+  return maybeDecode<O>(data.report, options);
 }
 
 /** The report of a stream whose span covers `timestamp` (Unix seconds). */
-export async function getReportAtTimestamp(
+export async function getReportAtTimestamp<O extends ReportOptions | undefined = undefined>(
   client: StreamsClient,
   feedID: string,
   timestamp: number,
-  signal?: AbortSignal,
-): Promise<Report> {
-  const data = await unwrap(client.GET('/api/v1/reports', { params: { query: { feedID, timestamp } }, signal }));
-  return data.report;
+  options?: O,
+): Promise<ReportOf<O>> {
+  const data = await unwrap(
+    client.GET('/api/v1/reports', { params: { query: { feedID, timestamp } }, signal: options?.signal }),
+  );
+  return maybeDecode<O>(data.report, options);
 }
 
-export interface BulkReports {
+export interface BulkReports<R = Report> {
   /** The reports that exist at the timestamp. */
-  reports: Report[];
+  reports: R[];
   /** Requested stream IDs with no report at the timestamp (the service answered 206). Empty when complete. */
   missingFeedIDs: string[];
   /** `false` when some requested streams are missing: never mistake partial data for complete data. */
@@ -37,31 +71,35 @@ export interface BulkReports {
  * Reports of several streams at one time. A `206` answer is partial: the
  * missing stream IDs are named in `missingFeedIDs` and `complete` is false.
  */
-export async function getBulkReports(
+export async function getBulkReports<O extends ReportOptions | undefined = undefined>(
   client: StreamsClient,
   feedIDs: readonly string[],
   timestamp: number,
-  signal?: AbortSignal,
-): Promise<BulkReports> {
+  options?: O,
+): Promise<BulkReports<ReportOf<O>>> {
   const result = await client.GET('/api/v1/reports/bulk', {
     params: { query: { feedIDs: [...feedIDs], timestamp } },
-    signal,
+    signal: options?.signal,
   });
   const data = await unwrap(result);
   const present = new Set(data.reports.map((report) => report.feedID.toLowerCase()));
   const missingFeedIDs = feedIDs.filter((id) => !present.has(id.toLowerCase()));
-  // A 206 always means partial, even if the IDs compare equal (e.g. duplicates requested).
-  return { reports: data.reports, missingFeedIDs, complete: result.response.status !== 206 && missingFeedIDs.length === 0 };
+  return {
+    reports: data.reports.map((report) => maybeDecode<O>(report, options)),
+    missingFeedIDs,
+    // A 206 always means partial, even if the IDs compare equal (e.g. duplicates requested).
+    complete: result.response.status !== 206 && missingFeedIDs.length === 0,
+  };
 }
 
 /** One page of consecutive reports from `startTimestamp`. */
-export async function getReportsPage(
+export async function getReportsPage<O extends ReportOptions | undefined = undefined>(
   client: StreamsClient,
   query: { feedID: string; startTimestamp: number; limit?: number },
-  signal?: AbortSignal,
-): Promise<Report[]> {
-  const data = await unwrap(client.GET('/api/v1/reports/page', { params: { query }, signal }));
-  return data.reports;
+  options?: O,
+): Promise<ReportOf<O>[]> {
+  const data = await unwrap(client.GET('/api/v1/reports/page', { params: { query }, signal: options?.signal }));
+  return data.reports.map((report) => maybeDecode<O>(report, options));
 }
 
 export interface ReportRange extends PageOptions {
@@ -70,6 +108,8 @@ export interface ReportRange extends PageOptions {
   from: number;
   /** Stop after the last report whose `observationsTimestamp` is at or before this (Unix seconds). Default: until no more reports. */
   to?: number;
+  /** Yield reports with `decoded`. */
+  decode?: boolean;
 }
 
 /**
@@ -77,20 +117,21 @@ export interface ReportRange extends PageOptions {
  * one second past the last report's `observationsTimestamp`, so no report is
  * read twice. Ends at `to`, at `maxItems`, or when a page comes back empty.
  */
-export function paginateReports(client: StreamsClient, range: ReportRange): AsyncGenerator<Report, void, undefined> {
+export function paginateReports<R extends ReportRange>(
+  client: StreamsClient,
+  range: R,
+): AsyncGenerator<ReportOf<R>, void, undefined> {
   const { feedID, from, to = Number.POSITIVE_INFINITY, pageSize, signal } = range;
-  return walkPages<Report[], Report, number>(
+  return walkPages<Report[], ReportOf<R>, number>(
     {
       first: from,
       fetchPage: async (startTimestamp) => {
-        const page = await getReportsPage(
-          client,
-          pageSize === undefined ? { feedID, startTimestamp } : { feedID, startTimestamp, limit: pageSize },
-          signal,
-        );
+        const query = pageSize === undefined ? { feedID, startTimestamp } : { feedID, startTimestamp, limit: pageSize };
+        const page = await getReportsPage(client, query, { signal });
         return page.filter((report) => report.observationsTimestamp <= to);
       },
-      itemsOf: (page) => page,
+      // Decoding happens per page as it is yielded, so memory stays bounded by one page.
+      itemsOf: (page) => page.map((report) => maybeDecode<R>(report, range)),
       nextCursor: (page) => {
         const last = page[page.length - 1]!.observationsTimestamp;
         return last >= to ? undefined : last + 1;
@@ -104,8 +145,8 @@ export function paginateReports(client: StreamsClient, range: ReportRange): Asyn
 export async function listStreams(
   client: StreamsClient,
   filters: DiscoveryFilters = {},
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal } = {},
 ): Promise<Stream[]> {
-  const data = await unwrap(client.GET('/api/v1/discovery', { params: { query: filters }, signal }));
+  const data = await unwrap(client.GET('/api/v1/discovery', { params: { query: filters }, signal: options.signal }));
   return data.feeds;
 }

@@ -13,7 +13,7 @@ import {
   type ChannelsListItem,
 } from '../../src/channels/index.js';
 import { createPolicyClient, paginateCoordinator, paginateReporting } from '../../src/policy/index.js';
-import { createStreamsClient, getBulkReports } from '../../src/streams/index.js';
+import { createStreamsClient, getBulkReports, getLatestReport, paginateReports } from '../../src/streams/index.js';
 
 declare const channels: ReturnType<typeof createChannelsClient>;
 declare const policy: ReturnType<typeof createPolicyClient>;
@@ -97,4 +97,19 @@ export async function streamsTyping() {
   // @ts-expect-error: networks are testnet or mainnet
   createStreamsClient({ network: 'devnet' });
   return missing;
+}
+
+export async function decodedTyping() {
+  const plain = await getLatestReport(streams, '0x');
+  // @ts-expect-error: without decode there is no decoded field
+  void plain.decoded;
+  const decoded = await getLatestReport(streams, '0x', { decode: true });
+  if (decoded.decoded.version === 'V3') {
+    const price: bigint = decoded.decoded.price;
+    void price;
+  }
+  for await (const report of paginateReports(streams, { feedID: '0x', from: 1, decode: true })) {
+    const version: string = report.decoded.version;
+    void version;
+  }
 }

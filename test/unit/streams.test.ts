@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,8 +10,10 @@ import {
   createStreamsClient,
   getBulkReports,
   getLatestReport,
+  getReportsPage,
   paginateReports,
 } from '../../src/streams/index.js';
+import { ReportDecodeError } from '../../src/streams/report-decoder.js';
 import { fakeFetch, json } from '../support/fake-fetch.js';
 
 const KEY = 'f2cb6d4c-7b0e-4b0a-9c3e-1f0c2b7d4e11';
@@ -135,5 +139,47 @@ describe('paginateReports', () => {
     const { fake, streams } = client(json(200, { reports: [report(ETH, 1), report(ETH, 2), report(ETH, 3)] }));
     expect(await collect(paginateReports(streams, { feedID: ETH, from: 1, maxItems: 2 }))).toHaveLength(2);
     expect(fake.sent).toHaveLength(1);
+  });
+});
+
+describe('decoded reports', () => {
+  const example = parse(readFileSync(new URL('../../openapi/streams/components/examples/LatestReport.yaml', import.meta.url), 'utf8'))
+    .value.report as { feedID: string; validFromTimestamp: number; observationsTimestamp: number; fullReport: string };
+
+  it('getLatestReport({ decode: true }) adds the typed decoded report', async () => {
+    const { streams } = client(json(200, { report: example }));
+    const report = await getLatestReport(streams, example.feedID, { decode: true });
+    expect(report.decoded.version).toBe('V3');
+    expect(report.decoded.feedId).toBe(example.feedID);
+    expect(report.decoded.observationsTimestamp).toBe(example.observationsTimestamp);
+    if (report.decoded.version === 'V3') expect(typeof report.decoded.price).toBe('bigint');
+  });
+
+  it('without decode the report is returned as sent', async () => {
+    const { streams } = client(json(200, { report: example }));
+    expect(await getLatestReport(streams, example.feedID)).toEqual(example);
+  });
+
+  it('a blob whose feed ID disagrees with the report is refused with ReportDecodeError', async () => {
+    const { streams } = client(json(200, { report: { ...example, feedID: BTC } }));
+    const error = await getLatestReport(streams, BTC, { decode: true }).catch((e) => e);
+    expect(error).toBeInstanceOf(ReportDecodeError);
+    expect(error.reason).toBe('feed_id_mismatch');
+  });
+
+  it('bulk, page and the paged iterator decode every report', async () => {
+    const { streams } = client(
+      json(206, { reports: [example] }),
+      json(200, { reports: [example] }),
+      json(200, { reports: [example] }),
+      json(200, { reports: [] }),
+    );
+    const bulk = await getBulkReports(streams, [example.feedID, BTC], 1, { decode: true });
+    expect(bulk.reports[0]!.decoded.version).toBe('V3');
+    expect(bulk.missingFeedIDs).toEqual([BTC]);
+    const page = await getReportsPage(streams, { feedID: example.feedID, startTimestamp: 1 }, { decode: true });
+    expect(page[0]!.decoded.version).toBe('V3');
+    const iterated = await collect(paginateReports(streams, { feedID: example.feedID, from: 1, decode: true }));
+    expect(iterated.map((r) => r.decoded.version)).toEqual(['V3']);
   });
 });

@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+// Reference docs: one self-contained Redoc page per API in redocly.yaml, built
+// from the bundles in generated/openapi/, plus an index page linking them.
+//
+//   node scripts/build-docs.mjs [--out <dir>] [--bundles <dir>] [--api <name>]
+//
+// The output folder (docs/ by default, ignored by git) is deleted and written
+// fresh on every run. Every page must render with no network:
+//   - `--inlineBundle` embeds Redoc's script instead of loading it from the CDN;
+//   - REDOCLY_TELEMETRY=off turns off the CLI's telemetry and makes it write
+//     `disableTelemetry: true` into each page (Redoc 3 otherwise posts usage
+//     events to otel.cloud.redocly.com from the reader's browser);
+//   - the "API docs by Redocly" badge is the one remote asset left: Redoc 3.0.1
+//     (bundled with @redocly/cli 2.x) renders it unconditionally in the sidebar
+//     footer from cdn.redoc.ly, and no option (theme, feature flag, template
+//     variable) turns it off, so its two URLs are swapped for inline SVG data
+//     URIs after the build (see BADGE_URLS). The build fails if they are not
+//     found, so a Redocly upgrade that changes the badge is noticed here.
+// test/browser/docs.test.ts opens every page in Chromium and fails on any
+// request that leaves 127.0.0.1.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const outDir = resolve(option('--out') ?? join(root, 'docs'));
+const bundleDir = resolve(option('--bundles') ?? join(root, 'generated', 'openapi'));
+const only = option('--api');
+
+const redocly = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+const redoclyVersion = JSON.parse(readFileSync(join(root, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')).version;
+const allApis = Object.keys(parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')).apis ?? {});
+if (only !== undefined && !allApis.includes(only)) {
+  fail(`unknown API '${only}'; redocly.yaml has: ${allApis.join(', ')}`);
+}
+const apis = allApis.filter((name) => only === undefined || name === only);
+if (apis.length === 0) fail('redocly.yaml lists no APIs under `apis:`');
+
+// Badge images of the Redoc 3 sidebar footer ("API docs by <logo>", and the
+// mini logo when the sidebar is collapsed), replaced by inline equivalents.
+const BADGE_URLS = {
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg': svgDataUri(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="52" height="16" viewBox="0 0 52 16">' +
+      '<text x="0" y="12" font-family="Arial,Helvetica,sans-serif" font-size="12" font-weight="700" fill="#0044d4">Redocly</text></svg>',
+  ),
+  'https://cdn.redoc.ly/redoc/logo-mini.svg': svgDataUri(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">' +
+      '<circle cx="8" cy="8" r="8" fill="#0044d4"/>' +
+      '<text x="8" y="12" text-anchor="middle" font-family="Arial,Helvetica,sans-serif" font-size="11" font-weight="700" fill="#fff">R</text></svg>',
+  ),
+};
+
+const missing = apis.filter((api) => !existsSync(bundlePath(api)));
+if (missing.length > 0) {
+  fail(
+    `missing bundle(s): ${missing.map((api) => relative(root, bundlePath(api))).join(', ')}\n` +
+      'Run `npm run generate` (or `node scripts/generate.mjs --api <name>`) first.',
+  );
+}
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+
+const entries = [];
+for (const api of apis) {
+  const started = performance.now();
+  const bundle = bundlePath(api);
+  const document = parse(readFileSync(bundle, 'utf8'));
+  const output = join(outDir, `${api}.html`);
+  runRedocly(['build-docs', bundle, '--output', output, '--inlineBundle']);
+  inlineBadge(output);
+  entries.push({ api, file: `${api}.html`, info: document.info ?? {}, sha256: sha256(readFileSync(bundle)) });
+  console.log(`built ${relative(root, output)} (${Math.round(performance.now() - started)} ms)`);
+}
+
+writeFileSync(join(outDir, 'index.html'), indexPage(entries));
+// What the pages were built from: lets the browser test reuse a fresh docs/.
+writeFileSync(
+  join(outDir, 'build-info.json'),
+  JSON.stringify(
+    {
+      redoclyCli: redoclyVersion,
+      script: sha256(readFileSync(fileURLToPath(import.meta.url))),
+      apis: Object.fromEntries(entries.map((entry) => [entry.api, { bundle: relative(root, bundlePath(entry.api)), sha256: entry.sha256 }])),
+    },
+    null,
+    2,
+  ) + '\n',
+);
+console.log(`built ${relative(root, join(outDir, 'index.html'))} (${entries.length} API${entries.length === 1 ? '' : 's'})`);
+
+function bundlePath(api) {
+  return join(bundleDir, `${api}.yaml`);
+}
+
+function runRedocly(argv) {
+  const result = spawnSync(process.execPath, [redocly, ...argv], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.error || result.status !== 0) {
+    process.stderr.write(result.stdout ?? '');
+    process.stderr.write(result.stderr ?? '');
+    const why = result.error ? result.error.message : result.signal ? `signal ${result.signal}` : `exit code ${result.status}`;
+    fail(`redocly ${argv.join(' ')} failed (${why})`);
+  }
+}
+
+function inlineBadge(file) {
+  let html = readFileSync(file, 'utf8');
+  for (const [url, replacement] of Object.entries(BADGE_URLS)) {
+    if (!html.includes(url)) {
+      fail(
+        `${relative(root, file)} no longer references ${url}; Redoc's badge changed, so revisit BADGE_URLS in ` +
+          'scripts/build-docs.mjs (and check for a documented option that removes the remote request).',
+      );
+    }
+    html = html.split(url).join(replacement);
+  }
+  writeFileSync(file, html);
+}
+
+function svgDataUri(svg) {
+  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+}
+
+function sha256(buffer) {
+  return createHash('sha256').update(buffer).digest('hex');
+}
+
+/** The first sentence (or line) of a Markdown text, as plain text. */
+function oneLine(markdown) {
+  const paragraph = String(markdown ?? '').trim().split(/\n\s*\n/)[0] ?? '';
+  const text = paragraph
+    .replace(/\s+/g, ' ')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*_]/g, '')
+    .trim();
+  const sentence = text.match(/^.*?[.!?](?=\s|$)/);
+  return sentence ? sentence[0] : text;
+}
+
+function escapeHtml(value) {
+  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+function indexPage(items) {
+  const rows = items
+    .map(({ file, api, info }) => {
+      const description = oneLine(info.summary ?? info.description);
+      return `      <li>
+        <a href="${escapeHtml(file)}"><span class="title">${escapeHtml(info.title ?? api)}</span></a>
+        <span class="version">${escapeHtml(info.version ?? '')}</span>
+        ${description ? `<p>${escapeHtml(description)}</p>` : ''}
+      </li>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>API reference</title>
+  <link rel="icon" href="data:,">
+  <style>
+    body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #1f2328; background: #f6f8fa; }
+    main { max-width: 48rem; margin: 3rem auto; padding: 0 1.5rem; }
+    h1 { font-size: 1.75rem; margin: 0 0 .25rem; }
+    .lead { color: #59636e; margin: 0 0 2rem; }
+    ul { list-style: none; margin: 0; padding: 0; }
+    li { background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; padding: 1rem 1.25rem; margin-bottom: 1rem; }
+    a { color: #0044d4; text-decoration: none; font-weight: 600; font-size: 1.125rem; }
+    a:hover { text-decoration: underline; }
+    .version { margin-left: .5rem; font-size: .8125rem; color: #59636e; border: 1px solid #d1d9e0; border-radius: 1em; padding: 0 .5em; }
+    p { margin: .375rem 0 0; color: #3d444d; }
+  </style>
+</head>
+<body>
+  <main>
+    <h1>API reference</h1>
+    <p class="lead">Reference documentation for each HTTP API of this SDK, built from its OpenAPI description.</p>
+    <ul>
+${rows}
+    </ul>
+  </main>
+</body>
+</html>
+`;
+}
+
+function fail(message) {
+  console.error(`build-docs: ${message}`);
+  process.exit(1);
+}

@@ -1,0 +1,397 @@
+// The published reference docs, checked in a real browser: every page built by
+// `npm run docs` (scripts/build-docs.mjs) is served from 127.0.0.1 and opened
+// in Debian's Chromium through playwright-core (never a browser download). Per
+// page: the API title and every operation summary of the bundle are rendered,
+// the console has no errors, and no request leaves 127.0.0.1 (such requests are
+// aborted so nothing leaks, and the test names them). Screenshots land in
+// test-results/docs/<page>.png.
+//
+// Chromium is /usr/bin/chromium (`apt-get install -y chromium`), or
+// CHROMIUM_PATH. Without it the test is skipped, unless REQUIRE_BROWSER=1 (as
+// in .ci/run), which makes a missing browser a failure.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const docsDir = join(root, 'docs');
+const shotsDir = join(root, 'test-results', 'docs');
+const buildScript = join(root, 'scripts', 'build-docs.mjs');
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const requireBrowser = process.env.REQUIRE_BROWSER === '1';
+const INSTALL_HINT = 'apt-get update && apt-get install -y chromium';
+const PAGE_TIMEOUT = 180_000;
+/** How long one tag's operations may take to appear after it is opened. */
+const SUMMARY_WAIT = 10_000;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+interface Operation {
+  method: string;
+  path: string;
+  summary: string;
+  tag: string | undefined;
+}
+
+interface ApiDoc {
+  api: string;
+  bundle: string;
+  title: string;
+  version: string;
+  description: boolean;
+  /** Sidebar label of each tag (x-displayName or name), by tag name. */
+  tagLabels: Map<string, string>;
+  operations: Operation[];
+}
+
+type OpenApiTag = { name?: unknown; 'x-displayName'?: unknown };
+type OpenApiOperation = { summary?: unknown; tags?: unknown };
+
+const apiNames = Object.keys(
+  (parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, unknown> }).apis ?? {},
+);
+
+function loadApi(api: string): ApiDoc {
+  const bundle = join(root, 'generated', 'openapi', `${api}.yaml`);
+  if (!existsSync(bundle)) {
+    throw new Error(`generated/openapi/${api}.yaml is missing: run \`npm run generate\` first`);
+  }
+  const document = parse(readFileSync(bundle, 'utf8')) as {
+    info?: { title?: unknown; version?: unknown; summary?: unknown; description?: unknown };
+    tags?: OpenApiTag[];
+    paths?: Record<string, Record<string, OpenApiOperation | undefined> | undefined>;
+  };
+  const tagLabels = new Map<string, string>();
+  for (const tag of document.tags ?? []) {
+    if (typeof tag.name === 'string') {
+      tagLabels.set(tag.name, typeof tag['x-displayName'] === 'string' ? tag['x-displayName'] : tag.name);
+    }
+  }
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item?.[method];
+      if (!operation) continue;
+      if (typeof operation.summary !== 'string' || operation.summary.trim() === '') {
+        throw new Error(`${api}: ${method.toUpperCase()} ${path} has no summary`);
+      }
+      const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === 'string') : [];
+      operations.push({ method, path, summary: operation.summary, tag: tags[0] });
+      if (tags[0] !== undefined && !tagLabels.has(tags[0])) tagLabels.set(tags[0], tags[0]);
+    }
+  }
+  if (typeof document.info?.title !== 'string') throw new Error(`${api}: info.title is missing`);
+  return {
+    api,
+    bundle,
+    title: document.info.title,
+    version: String(document.info.version ?? ''),
+    description: Boolean(document.info.summary ?? document.info.description),
+    tagLabels,
+    operations,
+  };
+}
+
+const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** docs/ is reused when build-info.json says it was built from the current bundles and script. */
+function docsAreFresh(apis: ApiDoc[]): boolean {
+  const infoFile = join(docsDir, 'build-info.json');
+  if (!existsSync(infoFile) || !existsSync(join(docsDir, 'index.html'))) return false;
+  try {
+    const info = JSON.parse(readFileSync(infoFile, 'utf8')) as {
+      redoclyCli?: string;
+      script?: string;
+      apis?: Record<string, { sha256?: string }>;
+    };
+    const cliVersion = (
+      JSON.parse(readFileSync(join(root, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')) as { version: string }
+    ).version;
+    return (
+      info.redoclyCli === cliVersion &&
+      info.script === sha256(buildScript) &&
+      Object.keys(info.apis ?? {}).length === apis.length &&
+      apis.every(
+        ({ api, bundle }) => info.apis?.[api]?.sha256 === sha256(bundle) && existsSync(join(docsDir, `${api}.html`)),
+      )
+    );
+  } catch {
+    return false;
+  }
+}
+
+function buildDocs(): void {
+  const result = spawnSync(process.execPath, [buildScript], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (result.error || result.status !== 0) {
+    throw new Error(
+      `npm run docs (node scripts/build-docs.mjs) failed: ${result.error?.message ?? `exit code ${result.status}`}\n` +
+        `${result.stdout ?? ''}${result.stderr ?? ''}`,
+    );
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** A static file server for docs/, on 127.0.0.1 and a free port. */
+async function serveDocs(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
+    const file = resolve(docsDir, `.${pathname === '/' ? '/index.html' : pathname}`);
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !file.startsWith(docsDir + sep) || !existsSync(file)) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const body = readFileSync(file);
+    response
+      .writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+      .end(request.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((ready, failed) => {
+    server.once('error', failed);
+    server.listen(0, '127.0.0.1', () => ready());
+  });
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** data:, blob: and about: never reach the network; anything else must go to 127.0.0.1. */
+function staysLocal(url: string): boolean {
+  const parsed = new URL(url);
+  if (['data:', 'blob:', 'about:'].includes(parsed.protocol)) return true;
+  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname === '127.0.0.1';
+}
+
+interface Watched {
+  page: Page;
+  context: BrowserContext;
+  external: string[];
+  consoleErrors: string[];
+}
+
+async function openWatchedPage(browser: Browser): Promise<Watched> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
+  const external: string[] = [];
+  const consoleErrors: string[] = [];
+  context.on('request', (request) => {
+    if (!staysLocal(request.url())) external.push(request.url());
+  });
+  // Nothing may leak even when a check fails: whatever is not for 127.0.0.1 is aborted.
+  await context.route(
+    (url) => !staysLocal(url.href),
+    (route) => route.abort('blockedbyclient'),
+  );
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') {
+      const { url, lineNumber } = message.location();
+      consoleErrors.push(`${message.text()}${url ? ` (${url.slice(0, 120)}:${lineNumber})` : ''}`);
+    }
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  return { page, context, external, consoleErrors };
+}
+
+function expectQuiet({ external, consoleErrors }: Watched, what: string): void {
+  expect(external, `${what} requested URLs outside 127.0.0.1: ${external.join(', ')}`).toEqual([]);
+  expect(consoleErrors, `${what} logged console errors:\n${consoleErrors.join('\n')}`).toEqual([]);
+}
+
+/**
+ * Which of `wanted` the content panel (<main>) shows, scrolling the page from
+ * the top to the bottom: Redoc mounts sections only near the viewport (and
+ * drops those far from it), so the text is read at every step. Stops early
+ * once everything is found.
+ */
+async function findWhileScrolling(page: Page, wanted: string[]): Promise<Set<string>> {
+  const found = await page.evaluate(async (targets: string[]) => {
+    const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+    const scroller = document.scrollingElement ?? document.documentElement;
+    const main = document.querySelector('main');
+    const seen = new Set<string>();
+    const look = () => {
+      const text = (main?.innerText ?? '').replace(/\s+/g, ' ');
+      for (const target of targets) if (text.includes(target)) seen.add(target);
+    };
+    window.scrollTo(0, 0);
+    await sleep(60);
+    look();
+    let stable = 0;
+    let lastHeight = -1;
+    for (let step = 0; step < 5000 && stable < 4 && seen.size < targets.length; step += 1) {
+      window.scrollBy(0, Math.round(window.innerHeight * 0.8));
+      await sleep(40);
+      look();
+      const atEnd = window.scrollY + window.innerHeight >= scroller.scrollHeight - 2;
+      stable = atEnd && scroller.scrollHeight === lastHeight ? stable + 1 : 0;
+      lastHeight = scroller.scrollHeight;
+    }
+    return [...seen];
+  }, wanted);
+  return new Set(found);
+}
+
+const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+const chromiumInstalled = existsSync(chromiumPath);
+
+if (!chromiumInstalled && requireBrowser) {
+  describe('reference docs in Chromium', () => {
+    it('has a browser to run in', () => {
+      expect.fail(`REQUIRE_BROWSER=1 but ${chromiumPath} is missing; install it with: ${INSTALL_HINT}`);
+    });
+  });
+} else if (!chromiumInstalled) {
+  describe('reference docs in Chromium', () => {
+    it('renders every API page', (context) => {
+      const message = `${chromiumPath} is missing, so the browser test is skipped; install Chromium with: ${INSTALL_HINT}`;
+      console.warn(message); // the default reporter does not print skip notes
+      context.skip(message);
+    });
+  });
+} else {
+  describe('reference docs in Chromium', () => {
+    const apis = apiNames.map(loadApi);
+    let browser: Browser | undefined;
+    let server: Server | undefined;
+    let origin = '';
+    const timings: string[] = [];
+
+    beforeAll(async () => {
+      if (!docsAreFresh(apis)) buildDocs();
+      mkdirSync(shotsDir, { recursive: true });
+      ({ server, origin } = await serveDocs());
+      browser = await chromium.launch({
+        executablePath: chromiumPath,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      try {
+        await browser?.close();
+      } finally {
+        await new Promise<void>((done) => {
+          if (!server) return done();
+          server.closeAllConnections();
+          server.close(() => done());
+        });
+        if (timings.length > 0) console.log(`docs pages:\n  ${timings.join('\n  ')}`);
+      }
+    });
+
+    it('index links every API with its title, version and description', async () => {
+      const started = performance.now();
+      const watched = await openWatchedPage(browser!);
+      try {
+        const { page } = watched;
+        await page.goto(`${origin}/index.html`, { waitUntil: 'networkidle' });
+        for (const { api, title, version, description } of apis) {
+          const link = page.getByRole('link', { name: title, exact: true });
+          expect(await link.count(), `index has one link named "${title}"`).toBe(1);
+          expect(await link.getAttribute('href')).toBe(`${api}.html`);
+          const item = page.locator('li', { has: link });
+          expect(normalize(await item.innerText()), `index entry of ${api} shows its version`).toContain(version);
+          if (description) {
+            expect(normalize(await item.locator('p').innerText()), `index entry of ${api} has a description`).not.toBe('');
+          }
+          const response = await page.request.get(`${origin}/${api}.html`);
+          expect(response.status(), `${api}.html is served`).toBe(200);
+        }
+        await page.screenshot({ path: join(shotsDir, 'index.png') });
+        expectQuiet(watched, 'index.html');
+      } finally {
+        await watched.context.close();
+      }
+      timings.push(`index.html: ${Math.round(performance.now() - started)} ms`);
+    });
+
+    it.each(apiNames)(
+      '%s page renders its title and every operation, offline',
+      async (api) => {
+        const started = performance.now();
+        const doc = apis.find((candidate) => candidate.api === api)!;
+        const watched = await openWatchedPage(browser!);
+        try {
+          const { page } = watched;
+          await page.goto(`${origin}/${api}.html`, { waitUntil: 'load' });
+          const content = page.locator('main'); // the content panel; the sidebar is outside it
+          await content
+            .locator('h1')
+            .first()
+            .waitFor({ state: 'visible' })
+            .catch((error: unknown) => {
+              throw new Error(
+                `${api}.html did not render its content panel (${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n` +
+                  `console errors:\n${watched.consoleErrors.join('\n') || '(none)'}\nrequests outside 127.0.0.1: ${watched.external.join(', ') || '(none)'}`,
+              );
+            });
+          await page.waitForLoadState('networkidle');
+          expect(normalize(await content.innerText()), `${api}.html shows its title`).toContain(doc.title);
+          // The search box says "Loading..." while its index builds; a cosmetic wait for the screenshot.
+          await page
+            .locator('.menu-content')
+            .getByText('Loading...', { exact: true })
+            .waitFor({ state: 'hidden', timeout: 10_000 })
+            .catch(() => undefined);
+          await page.screenshot({ path: join(shotsDir, `${api}.png`) });
+
+          // Redoc 3 expands one tag at a time (the current route) and mounts its
+          // operations lazily: open each tag from the sidebar, scroll through
+          // it, and look for the summaries of its operations in the content.
+          const missing: string[] = [];
+          const byTag = new Map<string | undefined, Operation[]>();
+          for (const operation of doc.operations) {
+            byTag.set(operation.tag, [...(byTag.get(operation.tag) ?? []), operation]);
+          }
+          for (const [tag, operations] of byTag) {
+            if (tag !== undefined) {
+              const before = page.url();
+              const label = doc.tagLabels.get(tag) ?? tag;
+              await page.locator('.menu-content').getByRole('link', { name: label, exact: true }).first().click();
+              await page.waitForURL((url) => url.href !== before);
+            }
+            const pending = new Set(operations);
+            const deadline = Date.now() + SUMMARY_WAIT;
+            do {
+              const found = await findWhileScrolling(page, [...pending].map((operation) => normalize(operation.summary)));
+              for (const operation of pending) if (found.has(normalize(operation.summary))) pending.delete(operation);
+            } while (pending.size > 0 && Date.now() < deadline);
+            for (const operation of pending) {
+              missing.push(`${operation.method.toUpperCase()} ${operation.path} "${operation.summary}" (tag ${tag ?? 'none'})`);
+            }
+          }
+          expect(missing, `${api}.html does not render these operation summaries:\n${missing.join('\n')}`).toEqual([]);
+          expectQuiet(watched, `${api}.html`);
+        } finally {
+          await watched.context.close();
+        }
+        timings.push(
+          `${api}.html: ${Math.round(performance.now() - started)} ms (${doc.operations.length} operations)`,
+        );
+      },
+      PAGE_TIMEOUT,
+    );
+  });
+}
