@@ -1,0 +1,434 @@
+// The spec gate: fixtures of channels bumps, our rules on top of
+// `redocly diff`, the version rule, the default base in git, the changelog,
+// and user code compiled against regenerated types.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { RULES, type RedoclyChange, type SpecChange } from '../../scripts/lib/spec-diff/classify.mjs';
+import { compareAll, compareFiles, type ApiComparison } from '../../scripts/lib/spec-diff/compare.mjs';
+import { changelogSection, changelogVerdict, updateChangelog } from '../../scripts/lib/spec-diff/format.mjs';
+import { gate, versionBump } from '../../scripts/lib/spec-diff/gate.mjs';
+import { defaultBase, latestReleaseTag } from '../../scripts/lib/spec-diff/git-base.mjs';
+
+const root = join(import.meta.dirname, '..', '..');
+const fixtures = join(root, 'test', 'fixtures', 'spec-bumps');
+const scratch = mkdtempSync(join(tmpdir(), 'spec-diff-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A comparison as spec:check builds it, from two files. */
+async function compared(basePath: string, revisionPath: string, api = 'channels'): Promise<ApiComparison> {
+  return { api, status: 'compared', baseRef: 'base', baseWhy: 'test', ...(await compareFiles(basePath, revisionPath)) };
+}
+
+/** A fixture compared with the 0.8.0 base, once per run. */
+const fixtureResults = new Map<string, Promise<ApiComparison>>();
+function fixture(name: string): Promise<ApiComparison> {
+  if (!fixtureResults.has(name)) fixtureResults.set(name, compared(join(fixtures, 'channels-0.8.0.yaml'), join(fixtures, `${name}.yaml`)));
+  return fixtureResults.get(name)!;
+}
+
+describe('spec bump fixtures (channels 0.8.0 -> ...)', () => {
+  // Expected verdict, and what the gate's message must name (operation, field).
+  const cases = {
+    'channels-0.9.0-minor': { ok: true },
+    'channels-0.9.0-dangerous-response-enum': { ok: true },
+    'channels-1.0.0-removed-operation': { ok: true },
+    'channels-0.9.0-removed-operation': { ok: false, names: ['PATCH /channels/{channel_id} (updateChannel)', 'was removed'] },
+    'channels-0.9.0-new-required-request-field': { ok: false, names: ['POST /channels (createChannel)', 'CreateChannel', '`region`'] },
+    'channels-0.9.0-removed-request-enum-value': { ok: false, names: ['POST /wallets (createWallet)', 'WalletType', "'protected_rsa'"] },
+    'channels-0.9.0-removed-response-field': { ok: false, names: ['GET /channels/{channel_id} (getChannel)', '`Channel.description`', 'was removed'] },
+    'channels-0.9.0-parameter-made-required': { ok: false, names: ['GET /channels (listChannels)', 'query parameter `status`', 'became required'] },
+  } as const;
+  const results: Record<string, ApiComparison> = {};
+
+  beforeAll(async () => {
+    await Promise.all(
+      Object.keys(cases).map(async (name) => {
+        results[name] = await fixture(name);
+      }),
+    );
+  }, 90_000);
+
+  for (const [name, expected] of Object.entries(cases)) {
+    it(`${name}: ${expected.ok ? 'passes' : 'fails and names the change'}`, () => {
+      const verdict = gate(results[name]!);
+      expect(verdict.ok, [...verdict.problems, ...verdict.notes].join('\n')).toBe(expected.ok);
+      if (!expected.ok) {
+        expect(verdict.problems.join('\n')).toContain('need a new major version (0.8.0 -> 1.0.0), not 0.9.0');
+        for (const text of expected.names) expect(verdict.problems.join('\n')).toContain(text);
+      }
+    });
+  }
+
+  it('the minor bump adds an optional response field and an endpoint, nothing else', () => {
+    const changes = results['channels-0.9.0-minor']!.changes!;
+    expect(changes.map((c) => [c.category, c.impact, c.field])).toEqual([
+      ['added', 'minor', '`Channel.labels`'],
+      ['added', 'minor', ''],
+    ]);
+    expect(changes[1]!.operations).toEqual(['GET /channels/{channel_id}/stats (getChannelStats)']);
+  });
+
+  it('a new response enum value passes a minor bump as dangerous, and the gate says so', () => {
+    const result = results['channels-0.9.0-dangerous-response-enum']!;
+    expect(result.changes!.map((c) => c.category)).toEqual(['dangerous']);
+    expect(gate(result).notes.join('\n')).toMatch(/dangerous.*ChannelStatus.*'paused'/);
+  });
+
+  it('changes without a version move fail, naming each change', () => {
+    const verdict = gate({ ...results['channels-0.9.0-minor']!, revisionVersion: '0.8.0' });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.problems[0]).toContain('2 change(s) since base but info.version is still 0.8.0');
+    expect(verdict.problems[0]).toContain('`Channel.labels`');
+    expect(verdict.problems[0]).toContain('GET /channels/{channel_id}/stats (getChannelStats)');
+  });
+
+  it('a version that goes down fails', () => {
+    const verdict = gate({ ...results['channels-0.9.0-minor']!, revisionVersion: '0.7.9' });
+    expect(verdict.problems).toEqual(['channels: info.version went down from 0.8.0 to 0.7.9.']);
+  });
+
+  it('additions in a patch bump fail: clients pin a minor', () => {
+    const verdict = gate({ ...results['channels-0.9.0-minor']!, revisionVersion: '0.8.1' });
+    expect(verdict.problems.join('\n')).toContain('need at least a new minor version');
+  });
+});
+
+interface Schema {
+  type?: string;
+  enum?: string[];
+  $ref?: string;
+  oneOf?: Schema[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean;
+  deprecated?: boolean;
+}
+
+/** A small API to test one rule at a time: Kind is request-only, Status response-only. */
+function tinyApi() {
+  const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Tiny', version: '1.0.0' },
+    paths: {
+      '/items': {
+        get: {
+          operationId: 'listItems',
+          parameters: [{ name: 'kind', in: 'query', required: false, schema: { $ref: '#/components/schemas/Kind' } }] as object[],
+          responses: { 200: { description: 'Items.', content: json('Item') } },
+        },
+        post: {
+          operationId: 'createItem',
+          requestBody: { required: true, content: json('NewItem') },
+          responses: { 201: { description: 'Created.', content: json('Item') } },
+        } as object | undefined,
+      },
+    },
+    components: {
+      schemas: {
+        Kind: { type: 'string', enum: ['a', 'b'] },
+        Status: { type: 'string', enum: ['on', 'off'] },
+        Item: {
+          type: 'object',
+          required: ['id', 'status', 'note'],
+          properties: {
+            id: { type: 'string' },
+            status: { $ref: '#/components/schemas/Status' },
+            note: { type: 'string' },
+            payload: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          },
+        },
+        NewItem: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name'],
+          properties: {
+            name: { type: 'string' },
+            kind: { $ref: '#/components/schemas/Kind' },
+            note: { type: 'string' },
+            shape: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          },
+        },
+      } as Record<string, Schema>,
+    },
+  };
+}
+type TinyApi = ReturnType<typeof tinyApi>;
+
+describe('rules on top of redocly diff (each on a tiny API)', () => {
+  const schema = (api: TinyApi, name: 'Kind' | 'Status' | 'Item' | 'NewItem') => api.components.schemas[name]!;
+  const property = (api: TinyApi, name: 'Item' | 'NewItem', key: string) => schema(api, name).properties![key]!;
+  const ops = (api: TinyApi) => api.paths['/items'];
+  // Each edit, and the one change it must give.
+  const cases: Record<string, [edit: (api: TinyApi) => void, expected: Partial<SpecChange>]> = {
+    // Ours, where Redocly's verdict differs from what our users need:
+    'response enum value added -> dangerous (Redocly: major)': [
+      (api) => schema(api, 'Status').enum!.push('paused'),
+      { category: 'dangerous', impact: 'minor', rule: 'response-enum-value-added', field: '`Status`' },
+    ],
+    'response oneOf variant added -> dangerous (Redocly: major)': [
+      (api) => property(api, 'Item', 'payload').oneOf!.push({ type: 'boolean' }),
+      { category: 'dangerous', impact: 'minor', rule: 'response-variant-added' },
+    ],
+    'operation deprecated -> deprecated (Redocly: silent patch)': [
+      (api) => Object.assign(ops(api).get, { deprecated: true }),
+      { category: 'deprecated', rule: 'deprecated', operations: ['GET /items (listItems)'] },
+    ],
+    'response field deprecated -> deprecated': [
+      (api) => (property(api, 'Item', 'note').deprecated = true),
+      { category: 'deprecated', rule: 'deprecated', field: '`Item.note`' },
+    ],
+    // Not dangerous: requests may accept more.
+    'request enum value added -> not breaking, not dangerous': [(api) => schema(api, 'Kind').enum!.push('c'), { category: 'changed', impact: 'patch' }],
+    'request oneOf variant added -> added': [
+      (api) => property(api, 'NewItem', 'shape').oneOf!.push({ type: 'boolean' }),
+      { category: 'added', impact: 'minor' },
+    ],
+    // Our breaking list, rated by Redocly's verdicts:
+    'request enum value removed -> breaking': [(api) => (schema(api, 'Kind').enum = ['a']), { category: 'breaking', impact: 'major', rule: 'enum-values-removed' }],
+    'operation removed -> breaking': [
+      (api) => delete ops(api).post,
+      { category: 'breaking', rule: 'operation-removed', operations: ['POST /items (createItem)'] },
+    ],
+    'request field made required -> breaking': [
+      (api) => schema(api, 'NewItem').required!.push('note'),
+      { category: 'breaking', rule: 'required-properties-added', field: '`NewItem`' },
+    ],
+    'new required parameter -> breaking': [
+      (api) => ops(api).get.parameters.push({ name: 'region', in: 'query', required: true, schema: { type: 'string' } }),
+      { category: 'breaking', rule: 'parameter-became-required', field: 'query parameter `region`' },
+    ],
+    'parameter made required -> breaking': [
+      (api) => Object.assign(ops(api).get.parameters[0]!, { required: true }),
+      { category: 'breaking', rule: 'parameter-became-required', field: 'query parameter `kind`' },
+    ],
+    'response field removed -> breaking': [
+      (api) => delete schema(api, 'Item').properties!.payload,
+      { category: 'breaking', rule: 'property-removed', field: '`Item.payload`' },
+    ],
+    'response field made optional -> breaking': [
+      (api) => (schema(api, 'Item').required = ['id', 'status']),
+      { category: 'breaking', rule: 'required-properties-removed', field: '`Item`' },
+    ],
+  };
+  const results: Record<string, SpecChange[]> = {};
+
+  beforeAll(async () => {
+    const basePath = join(scratch, 'tiny.yaml');
+    writeFileSync(basePath, stringify(tinyApi()));
+    await Promise.all(
+      Object.entries(cases).map(async ([name, [edit]], i) => {
+        const revision = tinyApi();
+        edit(revision);
+        const revisionPath = join(scratch, `tiny-${i}.yaml`);
+        writeFileSync(revisionPath, stringify(revision));
+        results[name] = (await compareFiles(basePath, revisionPath)).changes;
+      }),
+    );
+  }, 90_000);
+
+  for (const [name, [, expected]] of Object.entries(cases)) {
+    it(name, () => {
+      expect(results[name]).toHaveLength(1);
+      expect(results[name]![0]).toMatchObject(expected);
+    });
+  }
+
+  it('a new required request field is breaking (two changes: the field, and it being required)', async () => {
+    const revision = tinyApi();
+    schema(revision, 'NewItem').properties!.size = { type: 'integer' };
+    schema(revision, 'NewItem').required!.push('size');
+    writeFileSync(join(scratch, 'tiny-size.yaml'), stringify(revision));
+    const { changes } = await compareFiles(join(scratch, 'tiny.yaml'), join(scratch, 'tiny-size.yaml'));
+    expect(changes.find((c) => c.category === 'breaking')).toMatchObject({ operations: ['POST /items (createItem)'], message: expect.stringContaining('`size`') });
+  });
+
+  it('rules leave alone what they are not about', () => {
+    const summary: RedoclyChange = { path: '#/paths/~1items/get', kind: 'modified', impact: 'patch', property: 'summary', verdicts: [] };
+    for (const rule of Object.values(RULES)) expect(rule(summary)).toBeUndefined();
+    // A variant added where only requests use the schema: Redocly has no verdict, it is a plain addition.
+    const requestVariant: RedoclyChange = { path: '#/paths/~1items/post/requestBody/content/application~1json/schema/oneOf/2', kind: 'added', impact: 'minor', verdicts: [] };
+    expect(RULES['response-variant-added'](requestVariant)).toBeUndefined();
+    // A whole `oneOf` added to a response schema is a type change, not a new variant: stays breaking.
+    const verdicts = [{ ruleId: 'schema-combinator-changed', impact: 'major' as const, message: '`oneOf` of `x` was added.' }];
+    expect(RULES['response-variant-added']({ path: '#/paths/~1items/get/responses/200/content/application~1json/schema/oneOf', kind: 'added', impact: 'major', verdicts })).toBeUndefined();
+  });
+});
+
+describe('version rule', () => {
+  const change = (impact: SpecChange['impact'], category: SpecChange['category']): SpecChange => ({
+    category,
+    impact,
+    rule: undefined,
+    operations: ['GET /x (getX)'],
+    field: '`X.y`',
+    pointer: '#/components/schemas/X/properties/y',
+    message: 'Something.',
+    documentation: false,
+  });
+  const result = (from: string, to: string, changes: SpecChange[]): ApiComparison => ({ api: 'x', status: 'compared', baseRef: 'x@' + from, baseVersion: from, revisionVersion: to, changes });
+
+  it('measures bumps by semver, prereleases before releases', () => {
+    expect(versionBump('0.8.0', '1.0.0')).toBe('major');
+    expect(versionBump('0.8.0', '0.9.0')).toBe('minor');
+    expect(versionBump('0.8.0', '0.8.1')).toBe('patch');
+    expect(versionBump('1.0.0', '1.0.0')).toBe('none');
+    expect(versionBump('1.0.0', '0.9.9')).toBe('down');
+    expect(versionBump('1.0.0', '2.0.0-rc.1')).toBe('major');
+    expect(versionBump('2.0.0', '2.0.0-rc.1')).toBe('down');
+  });
+
+  it('a breaking change needs a new major even below 1.0.0 (stricter than semver 0.x)', () => {
+    expect(gate(result('0.1.0', '0.2.0', [change('major', 'breaking')])).ok).toBe(false);
+    expect(gate(result('0.8.0', '1.0.0', [change('major', 'breaking')])).ok).toBe(true);
+    expect(gate(result('1.4.2', '2.0.0', [change('major', 'breaking')])).ok).toBe(true);
+    expect(gate(result('1.4.2', '1.5.0', [change('major', 'breaking')])).problems[0]).toMatch(/1\.4\.2 -> 2\.0\.0\), not 1\.5\.0:\n {4}- GET \/x \(getX\) `X\.y`: Something\./);
+  });
+
+  it('documentation edits need only a patch; dangerous changes a minor', () => {
+    expect(gate(result('1.0.0', '1.0.1', [change('patch', 'changed')])).ok).toBe(true);
+    expect(gate(result('1.0.0', '1.0.1', [change('minor', 'dangerous')])).ok).toBe(false);
+    expect(gate(result('1.0.0', '1.1.0', [change('minor', 'dangerous')])).ok).toBe(true);
+  });
+
+  it('passes with nothing to compare, says why; fails without a current bundle', () => {
+    const fresh = gate({ api: 'x', status: 'new', revisionVersion: '1.0.0', reason: 'HEAD has no generated/openapi/x.yaml' });
+    expect(fresh).toEqual({ ok: true, problems: [], notes: ['x 1.0.0: nothing to compare with (HEAD has no generated/openapi/x.yaml); passes.'] });
+    expect(gate({ api: 'x', status: 'missing', reason: 'no generated/openapi/x.yaml' }).ok).toBe(false);
+  });
+});
+
+describe('default base in git', () => {
+  const repo = join(scratch, 'repo');
+  // A throwaway repository: no signing, no hooks, no GIT_* from a calling hook.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
+  const settings = ['user.name=t', 'user.email=t@example.test', 'commit.gpgSign=false', 'tag.gpgSign=false', 'core.hooksPath=/dev/null'];
+  const run = (...args: string[]) => execFileSync('git', [...settings.flatMap((s) => ['-c', s]), ...args], { cwd: repo, env, stdio: 'pipe' });
+  const bundle = (api: string, edit?: (doc: TinyApi) => void, version = '1.0.0') => {
+    const doc = tinyApi();
+    doc.info.version = version;
+    edit?.(doc);
+    writeFileSync(join(repo, 'generated', 'openapi', `${api}.yaml`), stringify(doc));
+  };
+
+  beforeAll(() => {
+    mkdirSync(join(repo, 'generated', 'openapi'), { recursive: true });
+    writeFileSync(join(repo, 'redocly.yaml'), stringify({ apis: { one: { root: 'one.yaml' }, two: { root: 'two.yaml' } } }));
+    run('init', '-q');
+  });
+
+  it('a repository without commits has no base: every API is new and passes', async () => {
+    bundle('one');
+    expect(defaultBase('one', repo)).toEqual({ ref: undefined, why: 'no commit and no release tag yet' });
+    const [one, two] = await compareAll({ cwd: repo });
+    expect(one).toMatchObject({ status: 'new', reason: 'no commit and no release tag yet' });
+    expect(gate(one!).ok).toBe(true);
+    expect(two).toMatchObject({ status: 'missing' });
+  });
+
+  it('HEAD without the bundle: the API is new; HEAD with it: compared', async () => {
+    run('add', 'redocly.yaml');
+    run('commit', '-q', '-m', 'config only');
+    bundle('two');
+    const [one] = await compareAll({ cwd: repo });
+    expect(one).toMatchObject({ status: 'new', baseRef: 'HEAD', reason: 'HEAD has no generated/openapi/one.yaml' });
+    run('add', '.');
+    run('commit', '-q', '-m', 'bundles');
+    const [again] = await compareAll({ cwd: repo });
+    expect(again).toMatchObject({ status: 'compared', baseRef: 'HEAD', baseWhy: 'no one@<version> tag', changes: [] });
+  });
+
+  it('prefers the newest release tag by version, and gates against it', async () => {
+    for (const tag of ['one@1.0.0', 'one@1.10.0', 'one@1.9.0', 'one-extra@9.0.0', 'two@2.0.0-rc.1', 'two@1.0.0']) run('tag', tag);
+    expect(latestReleaseTag('one', repo)).toBe('one@1.10.0');
+    expect(latestReleaseTag('two', repo)).toBe('two@2.0.0-rc.1');
+    bundle('one', (doc) => delete doc.paths['/items'].post, '1.11.0');
+    const [one] = await compareAll({ cwd: repo, apis: ['one'] });
+    expect(one).toMatchObject({ baseRef: 'one@1.10.0', baseWhy: 'newest release tag' });
+    expect(gate(one!).problems.join('\n')).toContain('POST /items (createItem): Operation `POST /items` was removed.');
+    await expect(compareAll({ cwd: repo, baseRef: 'no-such-ref' })).rejects.toThrow('not a commit');
+  });
+});
+
+describe('changelog', () => {
+  it('writes a section per API and version, one line per change naming operation and field', async () => {
+    const minor = await fixture('channels-0.9.0-minor');
+    expect(changelogSection(minor, '2026-01-31')).toBe(
+      [
+        '## channels 0.9.0 (2026-01-31)',
+        '',
+        'Changes since 0.8.0 (base).',
+        '',
+        '### Added',
+        '- `GET /channels` (listChannels), `POST /channels` (createChannel), `GET /channels/{channel_id}` (getChannel) and `PATCH /channels/{channel_id}` (updateChannel), `Channel.labels`: Property `labels` was added (optional).',
+        '- `GET /channels/{channel_id}/stats` (getChannelStats): Path `/channels/{channel_id}/stats` was added.',
+        '',
+      ].join('\n'),
+    );
+    const section = changelogSection(await fixture('channels-0.9.0-dangerous-response-enum'), '2026-01-31');
+    expect(section).toContain("### Dangerous\n- `GET /channels` (listChannels), `POST /channels` (createChannel), `GET /channels/{channel_id}` (getChannel) and `PATCH /channels/{channel_id}` (updateChannel), `ChannelStatus`: Enum of `ChannelStatus` gained values: 'paused'.");
+  });
+
+  it('a deprecated operation gets a Deprecated line (and openapi-typescript a @deprecated tag)', async () => {
+    const revision = tinyApi();
+    Object.assign(revision.paths['/items'].get, { deprecated: true });
+    writeFileSync(join(scratch, 'tiny-deprecated.yaml'), stringify({ ...revision, info: { ...revision.info, version: '1.1.0' } }));
+    writeFileSync(join(scratch, 'tiny-base.yaml'), stringify(tinyApi()));
+    const result = await compared(join(scratch, 'tiny-base.yaml'), join(scratch, 'tiny-deprecated.yaml'), 'tiny');
+    expect(changelogSection(result, '2026-01-31')).toContain('### Deprecated\n- `GET /items` (listItems): Deprecated.');
+    // Same generator options as scripts/generate.mjs.
+    const types = astToString(await openapiTS(pathToFileURL(join(scratch, 'tiny-deprecated.yaml')), { alphabetize: false, exportType: false }));
+    expect(types).toMatch(/\/\*\* @deprecated \*\/\s+get: operations\["listItems"\];/);
+  });
+
+  it('inserts new sections on top and replaces the section of the same version', () => {
+    const first = updateChangelog('', ['## a 1.0.0 (2026-01-01)\n\nold\n']);
+    const second = updateChangelog(first, ['## b 2.0.0 (2026-01-02)\n\nb\n', '## a 1.0.0 (2026-01-03)\n\nnew\n']);
+    expect(second).toMatch(/^# Changelog\n[\s\S]*\n## b 2\.0\.0 \(2026-01-02\)\n\nb\n\n## a 1\.0\.0 \(2026-01-03\)\n\nnew\n$/);
+  });
+
+  it('refuses to write a section when the version did not move', () => {
+    const unchanged: ApiComparison = { api: 'x', status: 'compared', baseRef: 'HEAD', baseVersion: '1.0.0', revisionVersion: '1.0.0', changes: [{} as SpecChange] };
+    expect(changelogVerdict(unchanged).error).toContain('bump it first');
+  });
+});
+
+describe('user code written against 0.8.0, compiled against regenerated types', () => {
+  // test/types/spec-bump/user-code.ts imports its types from channels-api.ts;
+  // here that one file is swapped for another version's types, as a user's
+  // regeneration would do, and the user code is type-checked unchanged.
+  const dir = join(root, 'test', 'types', 'spec-bump');
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
+
+  let previous: ts.Program | undefined; // reused: lib and openapi-fetch files are parsed once
+
+  function typeErrors(types: string): string[] {
+    const apiFile = join(dir, 'channels-api.ts');
+    const host = ts.createCompilerHost(config.options);
+    const read = host.getSourceFile;
+    host.getSourceFile = (fileName, language, ...rest) =>
+      fileName === apiFile
+        ? ts.createSourceFile(fileName, `export type { components, paths } from '../../fixtures/spec-bumps/types/${types}.js';\n`, language)
+        : read(fileName, language, ...rest);
+    previous = ts.createProgram([join(dir, 'user-code.ts')], config.options, host, previous);
+    return ts.getPreEmitDiagnostics(previous).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  }
+
+  it('compiles against 0.8.0 and, unchanged, against the 0.9.0 minor bump', () => {
+    expect(typeErrors('channels-0.8.0')).toEqual([]);
+    expect(typeErrors('channels-0.9.0-minor')).toEqual([]);
+  });
+
+  it('does not compile against the breaking and dangerous bumps (the check has teeth)', () => {
+    expect(typeErrors('channels-0.9.0-new-required-request-field').join('\n')).toContain("Property 'region' is missing");
+    expect(typeErrors('channels-0.9.0-removed-response-field').join('\n')).toContain("Property 'description' does not exist");
+    expect(typeErrors('channels-0.9.0-dangerous-response-enum').join('\n')).toContain('Type \'"paused"\' is not assignable to type \'never\'');
+  });
+});
