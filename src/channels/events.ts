@@ -2,7 +2,7 @@ import { PollFailedError, PollTimeoutError, DEFAULT_POLL } from '../core/poll.js
 import { abortableSleep } from '../core/retry.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
-import { hasReachedStage, type OperationStage, type OperationStatus } from './operations.js';
+import { hasReachedStage, OPERATION_FAILURE_STATUSES, type OperationStage } from './operations.js';
 
 type Schemas = ChannelsComponents['schemas'];
 export type ChannelEvent = Schemas['Event'];
@@ -80,6 +80,38 @@ export async function waitForEvent<T extends EventType>(
   }
 }
 
+type StatusEventType = 'operation.status' | 'query.status' | 'watcher.status';
+type StatusOf<T extends StatusEventType> = EventsByType[T]['payload']['status'];
+
+/**
+ * Waits for the status events of one resource: resolves with the first event
+ * whose status is done, throws PollFailedError (holding the event) on a
+ * failure status. Events of other resources are skipped.
+ */
+function waitForStatusEvent<T extends StatusEventType>(
+  channels: ChannelsClient,
+  channelId: string,
+  type: T,
+  resource: { what: string; isMine: (payload: EventsByType[T]['payload']) => boolean },
+  outcome: { isDone: (status: StatusOf<T>) => boolean; isFailed: (status: StatusOf<T>) => boolean },
+  options: WaitForEventOptions,
+): Promise<EventsByType[T]> {
+  return waitForEvent(
+    channels,
+    channelId,
+    type,
+    (event) => {
+      const payload = event.payload as EventsByType[T]['payload'];
+      if (!resource.isMine(payload)) return false;
+      const status = payload.status as StatusOf<T>;
+      if (outcome.isDone(status)) return true;
+      if (outcome.isFailed(status)) throw new PollFailedError(resource.what, status, event);
+      return false;
+    },
+    options,
+  );
+}
+
 /**
  * Waits on `operation.status` events (not on the operation) until the
  * operation reaches `until`. Throws PollFailedError with the event on
@@ -91,23 +123,14 @@ export function waitForOperationEvent(
   until: OperationStage = 'confirmed',
   options: WaitForEventOptions = {},
 ) {
-  return waitForEvent(
+  return waitForStatusEvent(
     channels,
     ref.channel_id,
     'operation.status',
-    (event) => {
-      const { operation_id, status } = event.payload;
-      if (operation_id !== ref.operation_id) return false;
-      if (hasReachedStage(status, until)) return true;
-      if (isOperationFailure(status)) throw new PollFailedError(`operation ${operation_id}`, status, event);
-      return false;
-    },
+    { what: `operation ${ref.operation_id}`, isMine: (p) => p.operation_id === ref.operation_id },
+    { isDone: (status) => hasReachedStage(status, until), isFailed: (status) => OPERATION_FAILURE_STATUSES.includes(status) },
     options,
   );
-}
-
-function isOperationFailure(status: OperationStatus): boolean {
-  return status === 'cancelled' || status === 'expired' || status === 'failed';
 }
 
 /** Waits on `query.status` events until the query is `completed`; PollFailedError on `failed`/`expired`. */
@@ -116,17 +139,12 @@ export function waitForQueryEvent(
   ref: { channel_id: string; query_id: string },
   options: WaitForEventOptions = {},
 ) {
-  return waitForEvent(
+  return waitForStatusEvent(
     channels,
     ref.channel_id,
     'query.status',
-    (event) => {
-      const { query_id, status } = event.payload;
-      if (query_id !== ref.query_id) return false;
-      if (status === 'completed') return true;
-      if (status === 'failed' || status === 'expired') throw new PollFailedError(`query ${query_id}`, status, event);
-      return false;
-    },
+    { what: `query ${ref.query_id}`, isMine: (p) => p.query_id === ref.query_id },
+    { isDone: (status) => status === 'completed', isFailed: (status) => status === 'failed' || status === 'expired' },
     options,
   );
 }
@@ -137,17 +155,12 @@ export function waitForWatcherArchiveEvent(
   ref: { channel_id: string; watcher_id: string },
   options: WaitForEventOptions = {},
 ) {
-  return waitForEvent(
+  return waitForStatusEvent(
     channels,
     ref.channel_id,
     'watcher.status',
-    (event) => {
-      const { watcher_id, status } = event.payload;
-      if (watcher_id !== ref.watcher_id) return false;
-      if (status === 'archived') return true;
-      if (status === 'archive_failed') throw new PollFailedError(`watcher ${watcher_id}`, status, event);
-      return false;
-    },
+    { what: `watcher ${ref.watcher_id}`, isMine: (p) => p.watcher_id === ref.watcher_id },
+    { isDone: (status) => status === 'archived', isFailed: (status) => status === 'archive_failed' },
     options,
   );
 }
