@@ -8,5 +8,5 @@ export * from './events.js';
 export { ApiError, ApiConnectionError, ApiTimeoutError, ConfigurationError, SdkError, isApiError } from '../core/errors.js';
 export { PollFailedError, PollTimeoutError, type PollOptions } from '../core/poll.js';
 export { DEFAULT_RETRY, type RetryOptions } from '../core/retry.js';
-export { unwrap } from '../core/unwrap.js';
+export { unwrap, InvalidResponseBodyError } from '../core/unwrap.js';
 export { collect } from '../core/paginate.js';

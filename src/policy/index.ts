@@ -3,5 +3,5 @@ export * from './evaluation.js';
 export * from './paginate.js';
 export { ApiError, ApiConnectionError, ApiTimeoutError, ConfigurationError, SdkError, isApiError } from '../core/errors.js';
 export { PollFailedError, PollTimeoutError, type PollOptions } from '../core/poll.js';
-export { unwrap } from '../core/unwrap.js';
+export { unwrap, InvalidResponseBodyError } from '../core/unwrap.js';
 export { collect } from '../core/paginate.js';

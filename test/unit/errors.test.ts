@@ -77,3 +77,17 @@ describe('problem details from a gateway', () => {
     expect(error.message).toContain('route /v2/x does not exist');
   });
 });
+
+describe('unwrap', () => {
+  it('turns a 2xx body that is not JSON into InvalidResponseBodyError, not a bare SyntaxError', async () => {
+    const { createChannelsClient } = await import('../../src/channels/index.js');
+    const { unwrap, InvalidResponseBodyError } = await import('../../src/core/unwrap.js');
+    const channels = createChannelsClient({
+      apiKey: 'k',
+      fetch: async () => new Response('<html>maintenance</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    });
+    const error = await unwrap(channels.GET('/networks')).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidResponseBodyError);
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+});
