@@ -23,6 +23,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'package', include: ['test/package/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 120_000 },
       },
       {

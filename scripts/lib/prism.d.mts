@@ -7,6 +7,7 @@ export interface PrismMocks {
   stop(): void;
 }
 export declare function freePort(): Promise<number>;
+export declare function freePorts(count: number): Promise<number[]>;
 export declare function startPrismMocks(options?: {
   apis?: readonly string[];
   errors?: boolean;

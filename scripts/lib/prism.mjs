@@ -14,17 +14,32 @@ const prismBin = join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', '
 
 export const API_NAMES = ['channels', 'streams', 'policy-coordinator', 'policy-evaluation', 'policy-reporting'];
 
-/** A free TCP port on 127.0.0.1, chosen by the OS. */
-export function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
+/**
+ * `count` distinct free TCP ports on 127.0.0.1, chosen by the OS. All are held
+ * open until every one is chosen, so the OS cannot hand the same port twice.
+ */
+export async function freePorts(count) {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise((resolveServer, reject) => {
+          const server = createServer();
+          server.unref();
+          server.on('error', reject);
+          server.listen(0, '127.0.0.1', () => resolveServer(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => server.address().port);
+  await Promise.all(servers.map((server) => new Promise((r) => server.close(r))));
+  return ports;
+}
+
+/** One free TCP port on 127.0.0.1. */
+export async function freePort() {
+  const [port] = await freePorts(1);
+  return port;
 }
 
 async function waitUntilAnswering(url, child, timeoutMs) {
@@ -61,31 +76,38 @@ export async function startPrismMocks({ apis = API_NAMES, errors = true, timeout
   };
   // If our own process ends abruptly, take the mocks down with it.
   process.once('exit', stop);
+  // Another process can take a port between our choosing it and Prism binding
+  // it; then our Prism exits and the other server answers. So a mock counts as
+  // ready only if it answers and is still alive afterwards, else it is
+  // started again on another port.
+  const startOne = async (api, port, attemptsLeft) => {
+    const args = [prismBin, 'mock', join(root, 'generated', 'openapi', `${api}.yaml`), '-h', '127.0.0.1', '-p', String(port), '-v', 'error'];
+    if (errors) args.push('--errors');
+    const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const tail = [];
+    const keep = (chunk) => {
+      tail.push(String(chunk));
+      if (tail.length > 50) tail.shift();
+      log?.(api, String(chunk));
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntilAnswering(url, child, timeoutMs);
+      await new Promise((r) => setTimeout(r, 150));
+      if (child.exitCode !== null) throw new Error(`Prism for ${api} exited after another server answered on port ${port}`);
+      return [api, url];
+    } catch (error) {
+      if (attemptsLeft > 0 && child.exitCode !== null) return startOne(api, await freePort(), attemptsLeft - 1);
+      error.message += `\n${tail.join('').slice(-2000)}`;
+      throw error;
+    }
+  };
   try {
-    const entries = await Promise.all(
-      apis.map(async (api) => {
-        const port = await freePort();
-        const args = [prismBin, 'mock', join(root, 'generated', 'openapi', `${api}.yaml`), '-h', '127.0.0.1', '-p', String(port), '-v', 'error'];
-        if (errors) args.push('--errors');
-        const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-        children.push(child);
-        const output = [];
-        const keep = (chunk) => {
-          output.push(String(chunk));
-          log?.(api, String(chunk));
-        };
-        child.stdout.on('data', keep);
-        child.stderr.on('data', keep);
-        const url = `http://127.0.0.1:${port}`;
-        try {
-          await waitUntilAnswering(url, child, timeoutMs);
-        } catch (error) {
-          error.message += `\n${output.join('').slice(-2000)}`;
-          throw error;
-        }
-        return [api, url];
-      }),
-    );
+    const ports = await freePorts(apis.length);
+    const entries = await Promise.all(apis.map((api, i) => startOne(api, ports[i], 3)));
     return { urls: Object.fromEntries(entries), stop, pids: children.map((c) => c.pid) };
   } catch (error) {
     stop();

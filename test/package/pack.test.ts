@@ -1,0 +1,403 @@
+// The package as users install it (issue 11, item 4): build, `npm pack`,
+// install the tarball into a temporary project that has nothing else, type-check
+// a user's TypeScript file there with `moduleResolution` `bundler` and `node16`,
+// compile it and run it against Prism mocks.
+//
+// The temporary project lives under the OS temp folder, outside this
+// repository, so nothing resolves from our own node_modules: only the tarball
+// and its dependencies (from the npm cache; `--prefer-offline` falls back to
+// the registry). TypeScript and esbuild are ours, run against that project.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_VERSION as CHANNELS } from '../../generated/operations/channels.js';
+import { API_VERSION as POLICY_COORDINATOR } from '../../generated/operations/policy-coordinator.js';
+import { API_VERSION as POLICY_EVALUATION } from '../../generated/operations/policy-evaluation.js';
+import { API_VERSION as POLICY_REPORTING } from '../../generated/operations/policy-reporting.js';
+import { API_VERSION as STREAMS } from '../../generated/operations/streams.js';
+import { startPrismMocks, stopPrismMocks, type PrismMocks } from '../../scripts/lib/prism.mjs';
+
+const exec = promisify(execFile);
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const tscBin = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const PKG = '@ourteam/service-sdk';
+const ENTRIES = ['channels', 'streams', 'report-decoder', 'policy'] as const;
+
+const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
+const WALLET_ID = '6f2d9a14-3c7b-4e85-a1d0-9b8c7e6f5a41';
+
+/**
+ * The environment of a child npm: without the `npm_*` variables an outer
+ * `npm test` sets, among them `npm_config_local_prefix` (this repository),
+ * which would point the temporary project's install back at our own folder.
+ */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^npm_/i.test(key) && !/^npm_config_(cache|userconfig|globalconfig|registry)$/i.test(key)) continue;
+    env[key] = value;
+  }
+  return env;
+}
+
+async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = childEnv()) {
+  try {
+    return await exec(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${[command, ...args].join(' ')} failed in ${cwd}\n${e.stdout ?? ''}\n${e.stderr ?? e.message}`);
+  }
+}
+
+// --- the user's project ------------------------------------------------------
+
+/** A user's file: every entry, typed calls, the decoder, and mistakes the types must refuse. */
+const USER_TS = `
+import {
+  CHANNELS_API_VERSION,
+  createChannelsClient,
+  isApiError,
+  unwrap,
+  type ChannelsClient,
+} from '${PKG}/channels';
+import { STREAMS_API_VERSION, createStreamsClient, getLatestReport, decodeReport as decodeFromStreams } from '${PKG}/streams';
+import { decodeReport, formatScaled, reportVersionOf, type DecodedReport } from '${PKG}/report-decoder';
+import {
+  POLICY_COORDINATOR_API_VERSION,
+  POLICY_EVALUATION_API_VERSION,
+  POLICY_REPORTING_API_VERSION,
+  createPolicyClient,
+} from '${PKG}/policy';
+
+export interface MockUrls {
+  channels: string;
+  streams: string;
+}
+
+export const versions: Record<string, string> = {
+  channels: CHANNELS_API_VERSION,
+  streams: STREAMS_API_VERSION,
+  policyCoordinator: POLICY_COORDINATOR_API_VERSION,
+  policyEvaluation: POLICY_EVALUATION_API_VERSION,
+  policyReporting: POLICY_REPORTING_API_VERSION,
+};
+
+export async function main(urls: MockUrls) {
+  const channels: ChannelsClient = createChannelsClient({ apiKey: 'package-test-key', baseUrl: urls.channels, retry: false });
+  const networks = await unwrap(channels.GET('/networks'));
+  const firstNetwork: string | undefined = networks.data[0]?.name;
+  const wallet = await unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '${WALLET_ID}' } } }));
+  const walletId: string = wallet.wallet_id;
+
+  const streams = createStreamsClient({
+    apiKey: 'f2cb6d4c-7b0e-4b0a-9c3e-1f0c2b7d4e11',
+    apiSecret: 'package-test-secret',
+    baseUrl: urls.streams,
+    retry: false,
+  });
+  const report = await getLatestReport(streams, '${ETH_USD}');
+  const decoded: DecodedReport = decodeReport(report.fullReport, report.feedID);
+  const price = decoded.version === 'V3' ? formatScaled(decoded.price) : undefined;
+
+  // The policy entry loads and builds its clients (no call: no mock for it here).
+  const policy = createPolicyClient({ apiKey: 'package-test-key' });
+
+  return {
+    versions,
+    networkCount: networks.data.length,
+    firstNetwork,
+    walletId,
+    report: {
+      version: decoded.version,
+      expectedVersion: reportVersionOf(report.feedID),
+      feedId: decoded.feedId,
+      observationsTimestamp: decoded.observationsTimestamp,
+      price,
+      sameDecoderFromStreams: decodeFromStreams === decodeReport,
+    },
+    policyClients: Object.keys(policy).sort(),
+    isApiErrorIsAFunction: typeof isApiError === 'function',
+  };
+}
+
+/** Never called: the published types must refuse these (an unused @ts-expect-error fails the check). */
+export function refusedByTheTypes(channels: ChannelsClient, report: DecodedReport) {
+  // @ts-expect-error a path the spec does not have
+  void channels.GET('/no-such-path');
+  // @ts-expect-error the path parameter is required
+  void channels.GET('/wallets/{wallet_id}', { params: { path: {} } });
+  // @ts-expect-error \`price\` exists only once the version is narrowed
+  void report.price;
+  // @ts-expect-error the API key is required
+  createChannelsClient({});
+}
+`;
+
+/** Runs the compiled user file and prints what it returned, plus what Node says of a deep import. */
+const RUN_MJS = `
+import { main } from './out/user.js';
+const result = await main({ channels: process.env.CHANNELS_URL, streams: process.env.STREAMS_URL });
+let deepImport = 'resolved';
+try {
+  await import('${PKG}/dist/src/core/client.js');
+} catch (error) {
+  deepImport = error.code;
+}
+console.log(JSON.stringify({ ...result, deepImport }));
+`;
+
+const common = {
+  target: 'ES2022',
+  strict: true,
+  // Check our .d.ts too, and without @types/node: a browser user has none.
+  skipLibCheck: false,
+  types: [],
+  lib: ['ES2022', 'DOM'],
+};
+
+const TSCONFIGS = {
+  'tsconfig.bundler.json': {
+    compilerOptions: { ...common, module: 'preserve', moduleResolution: 'bundler', noEmit: true },
+    files: ['user.ts'],
+  },
+  'tsconfig.node16.json': {
+    compilerOptions: { ...common, module: 'node16', moduleResolution: 'node16', outDir: 'out', rootDir: '.' },
+    files: ['user.ts'],
+  },
+};
+
+/**
+ * A Node server's file, for a second project that also has @types/node and no
+ * DOM lib: the declarations must work with the fetch types of @types/node too.
+ */
+const NODE_USER_TS = `
+import { createChannelsClient, unwrap } from '${PKG}/channels';
+import { createStreamsClient, getLatestReport } from '${PKG}/streams';
+import { decodeReport } from '${PKG}/report-decoder';
+import { createPolicyClient } from '${PKG}/policy';
+
+const channels = createChannelsClient({
+  apiKey: process.env['CHANNELS_API_KEY'] ?? '',
+  fetch: (request, init) => fetch(request, { ...init, signal: AbortSignal.timeout(5000) }),
+});
+export const networks = () => unwrap(channels.GET('/networks'));
+const streams = createStreamsClient({ apiKey: process.env['STREAMS_KEY'], apiSecret: process.env['STREAMS_SECRET'] });
+export const latestPrice = async (feedID: string) => {
+  const report = decodeReport((await getLatestReport(streams, feedID)).fullReport);
+  return 'price' in report ? report.price : undefined;
+};
+export const policy = createPolicyClient({ apiKey: process.env['POLICY_API_KEY'] ?? '' });
+`;
+
+const NODE_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    lib: ['ES2022'],
+    types: ['node'],
+    module: 'node16',
+    moduleResolution: 'node16',
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+  },
+  files: ['server.ts'],
+};
+
+// --- setup ---------------------------------------------------------------------
+
+let tmp = '';
+/** Has the SDK and nothing else: its dependencies only. */
+let project = '';
+/** A Node server's project: the SDK and @types/node (the version we use). */
+let nodeProject = '';
+let packed: { filename: string; files: { path: string }[]; entryCount: number; size: number };
+let mocks: PrismMocks | undefined;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'sdk-pack-test-'));
+  project = join(tmp, 'project');
+  nodeProject = join(tmp, 'node-project');
+  await mkdir(project);
+  await mkdir(nodeProject);
+
+  // Prism starts while we build and pack (if it fails here, liveMocks() tries again).
+  const mocksStarting = startPrismMocks({ apis: ['channels', 'streams'] }).catch(() => undefined);
+  try {
+    await run('npm', ['run', 'build'], root);
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], root);
+    [packed] = JSON.parse(stdout);
+
+    const tarball = join(tmp, packed.filename);
+    const typesNode = JSON.parse(await readFile(join(root, 'node_modules', '@types', 'node', 'package.json'), 'utf8')).version;
+    const install = async (dir: string, packages: string[]) => {
+      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-user', private: true, type: 'module' }, null, 2));
+      await run('npm', ['install', ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
+    };
+    await Promise.all([install(project, [tarball]), install(nodeProject, [tarball, `@types/node@${typesNode}`])]);
+    await writeFile(join(nodeProject, 'server.ts'), NODE_USER_TS);
+    await writeFile(join(nodeProject, 'tsconfig.json'), JSON.stringify(NODE_TSCONFIG, null, 2));
+    await writeFile(join(project, 'user.ts'), USER_TS);
+    await writeFile(join(project, 'run.mjs'), RUN_MJS);
+    for (const [name, config] of Object.entries(TSCONFIGS)) {
+      await writeFile(join(project, name), JSON.stringify(config, null, 2));
+    }
+  } finally {
+    mocks = await mocksStarting;
+  }
+}, 240_000);
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Our mocks, still running. `freePort()` closes its probe before Prism binds,
+ * so when other suites start Prism at the same time, one of ours can lose the
+ * port (and exit) while the other process's mock answered the readiness
+ * probe. A mock of ours that is alive holds its port; one that is not is
+ * started again.
+ */
+async function liveMocks(): Promise<PrismMocks> {
+  for (let restarts = 0; ; restarts++) {
+    if (mocks && mocks.pids.every(groupAlive)) return mocks;
+    if (restarts === 3) throw new Error('could not keep Prism mocks of our own running');
+    if (mocks) await stopPrismMocks(mocks);
+    mocks = undefined;
+    mocks = await startPrismMocks({ apis: ['channels', 'streams'] });
+    // A Prism that lost its port exits within its start-up time.
+    await new Promise((r) => setTimeout(r, 5_000));
+  }
+}
+
+afterAll(async () => {
+  if (mocks) await stopPrismMocks(mocks);
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+// --- tests ---------------------------------------------------------------------
+
+describe('the packed tarball', () => {
+  it('holds only built JavaScript, declarations and the package documents', async () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const path of paths) {
+      expect(path).toMatch(/^(dist\/(src|generated)\/.+\.(js|d\.ts)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/);
+    }
+    const pkg = JSON.parse(await readFile(join(project, 'node_modules', PKG, 'package.json'), 'utf8'));
+    for (const entry of ENTRIES) {
+      const target = pkg.exports[`./${entry}`];
+      expect(Object.keys(target)[0], `exports['./${entry}']: types first`).toBe('types');
+      expect(paths).toContain(target.types.replace(/^\.\//, ''));
+      expect(paths).toContain(target.default.replace(/^\.\//, ''));
+    }
+    expect(pkg.sideEffects).toBe(false);
+  });
+
+  it('installs into an empty project with only its own dependencies', async () => {
+    const { stdout } = await run('npm', ['ls', '--all', '--json'], project);
+    const tree = JSON.parse(stdout);
+    expect(Object.keys(tree.dependencies)).toEqual([PKG]);
+    expect(Object.keys(tree.dependencies[PKG].dependencies ?? {}).sort()).toEqual(['@noble/hashes', 'openapi-fetch']);
+  });
+});
+
+// Three separate tsc runs: concurrent, each with room for a loaded machine.
+const TSC_TIMEOUT = 180_000;
+
+describe.concurrent("a user's TypeScript file", () => {
+  it('type-checks with moduleResolution bundler (no @types/node)', { timeout: TSC_TIMEOUT }, async () => {
+    await run(process.execPath, [tscBin, '-p', 'tsconfig.bundler.json'], project);
+  });
+
+  it('type-checks with moduleResolution node16, compiles, and runs against Prism', { timeout: TSC_TIMEOUT }, async ({ expect }) => {
+    await run(process.execPath, [tscBin, '-p', 'tsconfig.node16.json'], project);
+    const { urls } = await liveMocks();
+    const env = { ...childEnv(), CHANNELS_URL: urls.channels, STREAMS_URL: urls.streams };
+    const { stdout } = await run(process.execPath, ['run.mjs'], project, env);
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
+
+    expect(result.versions).toEqual({
+      channels: CHANNELS,
+      streams: STREAMS,
+      policyCoordinator: POLICY_COORDINATOR,
+      policyEvaluation: POLICY_EVALUATION,
+      policyReporting: POLICY_REPORTING,
+    });
+    expect(result.networkCount).toBeGreaterThan(0);
+    expect(result.firstNetwork).toEqual(expect.any(String));
+    expect(result.walletId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(result.report).toEqual({
+      version: 'V3',
+      expectedVersion: 'V3',
+      feedId: ETH_USD,
+      observationsTimestamp: expect.any(Number),
+      price: expect.stringMatching(/^\d+(\.\d+)?$/),
+      sameDecoderFromStreams: true,
+    });
+    expect(result.policyClients).toEqual(expect.arrayContaining(['coordinator', 'evaluation', 'reporting']));
+    expect(result.isApiErrorIsAFunction).toBe(true);
+    expect(result.deepImport).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it('type-checks in a Node project with @types/node and no DOM lib', { timeout: TSC_TIMEOUT }, async () => {
+    await run(process.execPath, [tscBin, '-p', 'tsconfig.json'], nodeProject);
+  });
+});
+
+describe('bundling from the installed package', () => {
+  async function bundle(contents: string) {
+    const result = await build({
+      stdin: { contents, resolveDir: project, loader: 'js' },
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      platform: 'browser',
+      logLevel: 'silent',
+    });
+    return Object.keys(result.metafile.inputs);
+  }
+
+  it('every entry bundles for the browser (no node: import)', async () => {
+    for (const entry of ENTRIES) {
+      const inputs = await bundle(`export * from '${PKG}/${entry}';`);
+      expect(inputs.some((i) => i.startsWith('node:'))).toBe(false);
+    }
+  });
+
+  it('the report-decoder entry brings only the decoder, not the HTTP client', async () => {
+    const inputs = await bundle(`import { decodeReport } from '${PKG}/report-decoder'; console.log(decodeReport);`);
+    const fromPackages = inputs.filter((i) => i !== '<stdin>');
+    expect(fromPackages.length).toBeGreaterThan(0);
+    for (const input of fromPackages) expect(input).toMatch(/node_modules\/@ourteam\/service-sdk\/dist\/src\/streams\/report-[a-z-]+\.js$/);
+  });
+
+  it("each API entry exports the version of the spec it was generated from", async () => {
+    const wanted: Record<string, RegExp> = {
+      channels: /^CHANNELS_API_VERSION$/,
+      streams: /^STREAMS_API_VERSION$/,
+      policy: /^POLICY_(COORDINATOR|EVALUATION|REPORTING)_API_VERSION$/,
+    };
+    for (const [entry, pattern] of Object.entries(wanted)) {
+      const result = await build({
+        stdin: { contents: `export * from '${PKG}/${entry}';`, resolveDir: project, loader: 'js' },
+        bundle: true,
+        write: false,
+        metafile: true,
+        format: 'esm',
+        logLevel: 'silent',
+      });
+      const exportsOf = Object.values(result.metafile.outputs)[0]!.exports;
+      expect(exportsOf.filter((name) => pattern.test(name)).length, entry).toBe(entry === 'policy' ? 3 : 1);
+    }
+  });
+});
