@@ -13,9 +13,10 @@ export interface paths {
          * Check that the service is up
          * @description Liveness check. It needs no API key (`security: []`).
          *
-         *     Decision: the published description lists only `200`; `429` is
-         *     documented because the rate limiting in front of the service may apply to
-         *     anonymous calls too.
+         *     Decision: the published description lists only `200`; `429` and `500`
+         *     are documented, as on every API's health check, because the rate
+         *     limiting in front of the service may apply to anonymous calls too and
+         *     any request can meet a failure.
          */
         get: operations["getHealthCheck"];
         put?: never;
@@ -500,11 +501,22 @@ export interface components {
         /**
          * @description The house error body, written once and used by every API whose service
          *     answers errors as `{type, code, message}` (channels) and by the report API,
-         *     whose service publishes no error body (our decision: the same shape, so that
-         *     one error class serves both). `type` is the category, `code` narrows it
+         *     whose service publishes no error body.
+         *
+         *     Decision: the report API uses the same shape, so that one error class
+         *     serves both.
+         *
+         *     `type` is the category, `code` narrows it
          *     where the service names a reason, `message` is for humans and may change
          *     between releases: branch on `type` and `code`, never on `message`.
          *     Services omit `code` on many errors, so it stays optional.
+         *
+         *     The shape is shared; the categories (`type` values) are per API, so each
+         *     API documents its own. Channels answers `401` and `429` with its own
+         *     categories (`VALIDATION_ERROR` or `ORGANIZATION_NOT_FOUND` on `401`,
+         *     `VALIDATION_ERROR` on `429`; see its `ApplicationErrorType`), while the
+         *     report API (streams) answers them with `UNAUTHORIZED` and `RATE_LIMITED`
+         *     (see `StreamsError`).
          */
         ErrorBody: {
             /** @description Error category, stable across releases. */
@@ -550,7 +562,7 @@ export interface components {
          *       operations and cannot be archived again.
          *     - `CHAIN_UNAVAILABLE`: the chain cannot take a new wallet right now.
          *
-         *     The service sends no code on `VALIDATION_ERROR`, `INTERNAL_ERROR` and
+         *     Decision: the service sends no code on `VALIDATION_ERROR`, `INTERNAL_ERROR` and
          *     `ORGANIZATION_NOT_FOUND` errors, and on some `NOT_FOUND` and `CONFLICT`
          *     errors (for example an unknown event, or a channel that still has active
          *     watchers): `code` stays optional.
@@ -563,7 +575,7 @@ export interface components {
          *     Branch on the HTTP status, `type` and `code`; `message` is for people and
          *     may change between releases.
          *
-         *     Decision (not shown by either source): a request whose `Authorization`
+         *     Decision: a request whose `Authorization`
          *     header is missing, malformed or carries an unknown key is answered `401`
          *     with `type: VALIDATION_ERROR` and no `code`, because the published category
          *     list has no credentials category; only `type: ORGANIZATION_NOT_FOUND` on a
@@ -576,7 +588,8 @@ export interface components {
             code?: components["schemas"]["ApplicationErrorCode"];
         };
         /**
-         * @description The list envelope every channels listing answers with: the page's items in
+         * @description The list envelope every channels listing answers with, except the event
+         *     lists (see EventList): the page's items in
          *     `data` and `has_more` set when another page exists. Each list schema adds
          *     its own typed, required `data` array to this envelope (kept out of here so
          *     that the generated types see one `data` of the item type, not an
@@ -706,6 +719,10 @@ export interface components {
          * @description A wallet (smart account) of the organisation on one chain. Its `name` is
          *     unique within the organisation. Operations are sent from it once it is
          *     `deployed`; an `archived` wallet accepts none (`409 WALLET_ALREADY_ARCHIVED`).
+         *
+         *     Decision: no version field is published. The service detects concurrent
+         *     changes to a wallet itself, and its PATCH answers
+         *     `409 RESOURCE_VERSION_CONFLICT`; re-read the resource and retry.
          */
         Wallet: {
             wallet_id: components["schemas"]["Uuid"];
@@ -778,6 +795,10 @@ export interface components {
         /**
          * @description A channel: the scope that groups watchers, operations, chain queries and
          *     the events they produce. Its `name` is unique within the organisation.
+         *
+         *     Decision: no version field is published. The service detects concurrent
+         *     changes to a channel itself, and its PATCH answers
+         *     `409 RESOURCE_VERSION_CONFLICT`; re-read the resource and retry.
          */
         Channel: {
             channel_id: components["schemas"]["Uuid"];
@@ -980,10 +1001,12 @@ export interface components {
          *     `archive_failed` if it could not be completed. Each change is also
          *     published as a `watcher.status` event.
          *
-         *     Disagreement: the published enum (0.8.0) lists `pending`, `active`,
-         *     `failed`, `archiving` and `archived` only; `archive_failed` comes from the
-         *     service's state table and is added here so that a client does not reject
-         *     it. Decision: the initial state is `pending`, read from the published enum
+         *     Decision: `archive_failed` is added to the published values (the seed
+         *     names it; the published enum (0.8.0) lacks it, listing `pending`,
+         *     `active`, `failed`, `archiving` and `archived` only), so that a client
+         *     does not reject it.
+         *
+         *     Decision: the initial state is `pending`, read from the published enum
          *     (the seed does not name one).
          * @enum {string}
          */
@@ -1086,6 +1109,10 @@ export interface components {
          *     defined either by a service namespace (`service`) or by a raw ABI (`abi`).
          *     Its name is unique within the channel; the service may leave `name` out of
          *     the answer, so it is optional here.
+         *
+         *     Decision: no version field is published. The service detects concurrent
+         *     changes to a watcher itself, and its PATCH answers
+         *     `409 RESOURCE_VERSION_CONFLICT`; re-read the resource and retry.
          */
         Watcher: {
             watcher_id: components["schemas"]["Uuid"];
@@ -1315,9 +1342,13 @@ export interface components {
          * @description Answer to creating an operation. The seed describes it as the operation
          *     itself, `accepted` when a signature was given and `pending_signature` for
          *     a draft; the published description (0.8.0) promises only
-         *     `{"operation_id"}`. Disagreement kept open: the answer is either the full
-         *     operation or just its identifier, so `operation_id` is the one field a
-         *     client can rely on; read `GET .../operations/{operation_id}` for the rest.
+         *     `{"operation_id"}`.
+         *
+         *     Decision: accept either answer, the full operation or just its
+         *     identifier; `operation_id` is the one field a client can rely on. When
+         *     only `operation_id` comes back, the client reads the operation with
+         *     `GET /channels/{channel_id}/operations/{operation_id}`; the SDK's
+         *     `createOperation` does this, so it always returns the full operation.
          */
         OperationResponse: components["schemas"]["Operation"] | components["schemas"]["OperationReference"];
         /**
@@ -1537,10 +1568,10 @@ export interface components {
         /**
          * @description A page of channel events.
          *
-         *     Disagreement: the seed gives every listing the envelope `{data, has_more}`;
-         *     the published description (schema and examples) answers events as
-         *     `{events, has_more}`. This schema follows the service, so it does not
-         *     build on `ListEnvelope`.
+         *     Decision: follow the published `{events, has_more}` shape (the service's
+         *     schema and examples answer event lists that way), not the seed's
+         *     `{data, has_more}` envelope used by every other listing. So this schema
+         *     does not build on `ListEnvelope`.
          */
         EventList: {
             /** @description The events of this page. */
@@ -1565,6 +1596,15 @@ export interface components {
                 "application/json": components["schemas"]["ApplicationError"];
             };
         };
+        /** @description `INTERNAL_ERROR`: the service failed unexpectedly. Safe to retry with backoff. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApplicationError"];
+            };
+        };
         /**
          * @description The request is not authenticated. A missing, malformed or unknown
          *     `Authorization: Apikey <key>` header gets `type: VALIDATION_ERROR`
@@ -1573,15 +1613,6 @@ export interface components {
          *     `type: ORGANIZATION_NOT_FOUND`.
          */
         Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ApplicationError"];
-            };
-        };
-        /** @description `INTERNAL_ERROR`: the service failed unexpectedly. Safe to retry with backoff. */
-        InternalError: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1818,6 +1849,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listNetworks: {

@@ -11,8 +11,11 @@ export interface paths {
         };
         /**
          * Check that the service is up
-         * @description Needs no API key. Decision: the published description lists only `200`; `429` and `500`
-         *     are documented because any request can meet the rate limit or a failure.
+         * @description Needs no API key.
+         *
+         *     Decision: the published description lists only `200`; `429` and `500`
+         *     are documented, as on every API's health check, because any request can
+         *     meet the rate limit or a failure.
          */
         get: operations["getHealthCheck"];
         put?: never;
@@ -533,7 +536,7 @@ export interface paths {
          *     `400` for an invalid configuration or a policy that cannot be updated in its current
          *     state.
          */
-        put: operations["updatePolicyConfig"];
+        put: operations["replacePolicyConfig"];
         post?: never;
         delete?: never;
         options?: never;
@@ -873,7 +876,7 @@ export interface paths {
          *     request (`400`). Archiving an archived identity, or changing one, is
          *     refused with `400`.
          */
-        patch: operations["archiveIdentity"];
+        patch: operations["updateIdentity"];
         trace?: never;
     };
     "/credential-types": {
@@ -935,7 +938,7 @@ export interface paths {
          *     is refused with `409` while credentials of the type exist. No onchain
          *     transaction is involved.
          */
-        patch: operations["archiveCredentialType"];
+        patch: operations["updateCredentialType"];
         trace?: never;
     };
     "/credentials": {
@@ -1001,7 +1004,7 @@ export interface paths {
          *     schema and example show the archived credential. Decision: documented as
          *     the credential; the SDK accepts an empty `202` body as success too.
          */
-        patch: operations["archiveCredential"];
+        patch: operations["updateCredential"];
         trace?: never;
     };
     "/data-validators": {
@@ -1174,8 +1177,10 @@ export interface components {
         /**
          * @description Error body of the policy coordinator and evaluation services: `error` is a
          *     short category (its values are listed), `message` explains it in words.
-         *     Branch on the HTTP status and `error`, never on `message`. The published
-         *     list has no value for `429`; `Too many requests` is our decision for it.
+         *     Branch on the HTTP status and `error`, never on `message`.
+         *
+         *     Decision: the published list has no value for `429`; `Too many requests`
+         *     is added for it.
          */
         AceError: {
             /**
@@ -2830,8 +2835,12 @@ export interface components {
          * @description A credential issued to an identity: a claim of a given credential type,
          *     written to the credential registry of every chain of the registry. Each
          *     chain's copy moves through its own `status`; the credential itself is
-         *     `active` until archived (`archived_at` set, the `archived` credential
-         *     status), which removes it onchain.
+         *     `active` until archived (`archived_at` set, the `archived`
+         *     `CredentialStatus`), which removes it onchain.
+         *
+         *     Decision: no `status` field for the credential itself, as in the
+         *     published schema (which defines `CredentialStatus` but does not put it on
+         *     the credential); derive it from `archived_at`.
          */
         Credential: {
             id: components["schemas"]["Uuid"];
@@ -2891,6 +2900,36 @@ export interface components {
             /** @description New expiry, Unix seconds. */
             expires_at?: components["schemas"]["UnixTimestamp"];
         };
+        /**
+         * @description Lifecycle of the credential itself (not of its onchain copies, which have
+         *     their own `OnchainCredentialStatus`): `active` until it is archived, then
+         *     `archived`, for good.
+         *
+         *     The published description defines these two values and uses them only in
+         *     the body of the credential `PATCH`; its `Credential` carries no `status`
+         *     field. Decision: `Credential` has no `status` property either (a client
+         *     reads `archived_at`: absent or `null` means `active`, set means
+         *     `archived`), and the `PATCH` body accepts only `archived` (see
+         *     `ArchiveCredentialRequest`).
+         * @enum {string}
+         */
+        CredentialStatus: "active" | "archived";
+        /**
+         * @description Body of the credential `PATCH` that archives (revokes) it: the credential
+         *     status goes from `active` to `archived`. Archiving cannot be undone.
+         *
+         *     Decision: the published body types `status` as the full `CredentialStatus`
+         *     (`active` or `archived`) but says that only `archived` is valid in a
+         *     `PATCH` (`active` is refused with `400`), so the field is narrowed here to
+         *     `archived` and a client cannot send the value the service refuses.
+         */
+        ArchiveCredentialRequest: {
+            /**
+             * @description Always `archived`.
+             * @constant
+             */
+            status: "archived";
+        };
         /** @description The credential fields to change; fields left out keep their value. */
         CredentialChanges: {
             /** @description Your own unique identifier of the credential. */
@@ -2899,12 +2938,14 @@ export interface components {
             expires_at?: components["schemas"]["UnixTimestamp"];
         };
         /**
-         * @description Either archives the credential (`{"status": "archived"}`; the credential
-         *     status goes from `active` to `archived`, and `active` is not accepted here)
-         *     or changes its identifier or expiry; the two cannot be combined (`400`).
-         *     Archiving a credential that is already archived is answered `400`.
+         * @description Either archives the credential (`{"status": "archived"}`; the
+         *     `CredentialStatus` goes from `active` to `archived`, and `active` is not
+         *     accepted here) or changes its identifier or expiry; the two cannot be
+         *     combined (`400`). Archiving a credential that is already archived is
+         *     answered `400`. Decision: the archive variant narrows the published
+         *     `CredentialStatus` to `archived` (see `ArchiveCredentialRequest`).
          */
-        PatchCredentialRequest: components["schemas"]["ArchiveRequest"] | components["schemas"]["CredentialChanges"];
+        PatchCredentialRequest: components["schemas"]["ArchiveCredentialRequest"] | components["schemas"]["CredentialChanges"];
         /**
          * @description State of a data validator's deployment on one chain. Deploying goes
          *     `creation_pending`, then `created` (or `creation_failed`). A
@@ -3106,9 +3147,11 @@ export interface components {
     };
     responses: {
         /**
-         * @description Rate limit exceeded. The service publishes no thresholds; our decision, the
-         *     same for every API: every authenticated operation may answer `429`, with
-         *     `Retry-After` when the service sends it. The SDK waits and retries.
+         * @description Rate limit exceeded. The service publishes no thresholds.
+         *
+         *     Decision: the same for every API: every authenticated operation may answer
+         *     `429`, with `Retry-After` when the service sends it. The SDK waits and
+         *     retries.
          */
         AceTooManyRequests: {
             headers: {
@@ -4582,7 +4625,7 @@ export interface operations {
             500: components["responses"]["AceInternalError"];
         };
     };
-    updatePolicyConfig: {
+    replacePolicyConfig: {
         parameters: {
             query?: never;
             header?: never;
@@ -5244,7 +5287,7 @@ export interface operations {
             500: components["responses"]["AceInternalError"];
         };
     };
-    archiveIdentity: {
+    updateIdentity: {
         parameters: {
             query?: never;
             header?: never;
@@ -5405,7 +5448,7 @@ export interface operations {
             500: components["responses"]["AceInternalError"];
         };
     };
-    archiveCredentialType: {
+    updateCredentialType: {
         parameters: {
             query?: never;
             header?: never;
@@ -5579,7 +5622,7 @@ export interface operations {
             500: components["responses"]["AceInternalError"];
         };
     };
-    archiveCredential: {
+    updateCredential: {
         parameters: {
             query?: never;
             header?: never;

@@ -79,6 +79,11 @@ export interface paths {
          * Check service health
          * @description Anonymous liveness probe: no API key is needed. Answers `200` with
          *     `status: ok` while the evaluation service is up.
+         *
+         *     Decision: the published description lists only `200`; `429` and `500`
+         *     are documented, as on every API's health check, because the probe is
+         *     rate limited like every other request and any request can meet a
+         *     failure.
          */
         get: operations["getHealthCheck"];
         put?: never;
@@ -121,7 +126,7 @@ export interface components {
          *     request again with the same `unique_evaluation_id` does not start a second
          *     evaluation: it answers `200` with the existing evaluation and its current
          *     status. That is what makes a retried `POST /evaluate` safe after a timeout
-         *     or a `5xx`. Decision (not published): the other fields of a repeated
+         *     or a `5xx`. Decision: the other fields of a repeated
          *     request are not compared; the first request's evaluation is returned even
          *     if they differ, so use a fresh identifier for every new intent.
          */
@@ -156,11 +161,10 @@ export interface components {
              *     `transfer(address,uint256)` send `[from, to, amount]`, each left-padded
              *     to 32 bytes.
              *
-             *     Disagreement: the product description lists the permit parameters among
-             *     the inputs of every evaluation, while the published description makes
-             *     the field optional. The field stays optional so requests the service
-             *     accepts are not refused; send it whenever the permit must be bound to
-             *     exact arguments.
+             *     Decision: the field stays optional, as the published description has
+             *     it (the product description lists the permit parameters among the
+             *     inputs of every evaluation), so requests the service accepts are not
+             *     refused; send it whenever the permit must be bound to exact arguments.
              */
             permit_parameters?: components["schemas"]["Bytes32"][];
             /** @description Chain of the target contract and of the permit deployment, as a decimal string. */
@@ -216,8 +220,10 @@ export interface components {
         /**
          * @description Error body of the policy coordinator and evaluation services: `error` is a
          *     short category (its values are listed), `message` explains it in words.
-         *     Branch on the HTTP status and `error`, never on `message`. The published
-         *     list has no value for `429`; `Too many requests` is our decision for it.
+         *     Branch on the HTTP status and `error`, never on `message`.
+         *
+         *     Decision: the published list has no value for `429`; `Too many requests`
+         *     is added for it.
          */
         AceError: {
             /**
@@ -284,9 +290,11 @@ export interface components {
             };
         };
         /**
-         * @description Rate limit exceeded. The service publishes no thresholds; our decision, the
-         *     same for every API: every authenticated operation may answer `429`, with
-         *     `Retry-After` when the service sends it. The SDK waits and retries.
+         * @description Rate limit exceeded. The service publishes no thresholds.
+         *
+         *     Decision: the same for every API: every authenticated operation may answer
+         *     `429`, with `Retry-After` when the service sends it. The SDK waits and
+         *     retries.
          */
         AceTooManyRequests: {
             headers: {
@@ -417,11 +425,8 @@ export interface operations {
                     "application/json": components["schemas"]["HealthCheck"];
                 };
             };
-            /**
-             * @description Decision (not published): the probe is rate limited like every other
-             *     request, and documents `429` so that every operation has a `4xx`.
-             */
             429: components["responses"]["AceTooManyRequests"];
+            500: components["responses"]["AceInternalError"];
         };
     };
 }

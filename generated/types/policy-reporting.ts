@@ -11,7 +11,13 @@ export interface paths {
         };
         /**
          * Check service health
-         * @description Anonymous liveness probe; no API key is needed. Answers `200` with `status: ok` while the reporting service is up.
+         * @description Anonymous liveness probe; no API key is needed. Answers `200` with
+         *     `status: ok` while the reporting service is up.
+         *
+         *     Decision: the published description lists only `200`; `429` and `500`
+         *     are documented, as on every API's health check, because the probe is
+         *     rate limited like every other request and any request can meet a
+         *     failure.
          */
         get: operations["getHealth"];
         put?: never;
@@ -463,8 +469,8 @@ export interface components {
         /**
          * @description Opaque token of the next page: send it back unchanged as `page_token`.
          *     `null` or absent on the last page (the service publishes both forms; the
-         *     SDK treats them, and an empty string, the same way). Decision (not
-         *     published): send the same filters and `page_size` with the token; do not
+         *     SDK treats them, and an empty string, the same way).
+         *     Decision: send the same filters and `page_size` with the token; do not
          *     store tokens for later use.
          * @example eyJjcyI6IjE2MDE1Mjg2NjAxNzU3ODI1NzUzIiwiYm4iOjc0MTIwMDF9
          */
@@ -827,10 +833,11 @@ export interface components {
          *     from the calldata. Setup-only transactions (identity registration and
          *     the like) never appear.
          *
-         *     Outcomes: the product description lists "outcomes" among the contents of
-         *     a transaction record, but the published service exposes no per-policy
-         *     result (allowed, denied, continue), denial reason or mapped parameters,
-         *     because the onchain event does not carry them. What a record shows is the
+         *     Decision: outcomes are what the published service exposes. The product
+         *     description lists "outcomes" among the contents of a transaction record,
+         *     but the service publishes no per-policy result (allowed, denied,
+         *     continue), denial reason or mapped parameters, because the onchain event
+         *     does not carry them, so none is modelled here. What a record shows is the
          *     run itself (it completed, so the engine let the call proceed), the
          *     default behaviours in force, and the transaction's own result
          *     (`revert_reason` is `null` when it succeeded).
@@ -978,13 +985,24 @@ export interface components {
     };
     responses: {
         /**
-         * @description Rate limit exceeded. The service publishes no thresholds; our decision,
-         *     the same for every API: every authenticated operation may answer `429`,
-         *     with `Retry-After` when the service sends it. The SDK waits and retries.
+         * @description Rate limit exceeded. The service publishes no thresholds.
+         *
+         *     Decision: the same for every API: every authenticated operation may answer
+         *     `429`, with `Retry-After` when the service sends it. The SDK waits and
+         *     retries.
          */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReportingError"];
+            };
+        };
+        /** @description The service failed unexpectedly. Reads are safe to retry with backoff; quote `request_id` to support if it persists. */
+        InternalError: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -1006,15 +1024,6 @@ export interface components {
          *     `401`; its body is assumed to be the reporting error body.
          */
         Unauthorized: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ReportingError"];
-            };
-        };
-        /** @description The service failed unexpectedly. Reads are safe to retry with backoff; quote `request_id` to support if it persists. */
-        InternalError: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1117,11 +1126,8 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            /**
-             * @description Decision (not published): the probe is rate limited like every other
-             *     request, and documents `429` so that every operation has a `4xx`.
-             */
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listPolicies: {

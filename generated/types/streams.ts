@@ -145,11 +145,22 @@ export interface components {
         /**
          * @description The house error body, written once and used by every API whose service
          *     answers errors as `{type, code, message}` (channels) and by the report API,
-         *     whose service publishes no error body (our decision: the same shape, so that
-         *     one error class serves both). `type` is the category, `code` narrows it
+         *     whose service publishes no error body.
+         *
+         *     Decision: the report API uses the same shape, so that one error class
+         *     serves both.
+         *
+         *     `type` is the category, `code` narrows it
          *     where the service names a reason, `message` is for humans and may change
          *     between releases: branch on `type` and `code`, never on `message`.
          *     Services omit `code` on many errors, so it stays optional.
+         *
+         *     The shape is shared; the categories (`type` values) are per API, so each
+         *     API documents its own. Channels answers `401` and `429` with its own
+         *     categories (`VALIDATION_ERROR` or `ORGANIZATION_NOT_FOUND` on `401`,
+         *     `VALIDATION_ERROR` on `429`; see its `ApplicationErrorType`), while the
+         *     report API (streams) answers them with `UNAUTHORIZED` and `RATE_LIMITED`
+         *     (see `StreamsError`).
          */
         ErrorBody: {
             /** @description Error category, stable across releases. */
@@ -160,8 +171,9 @@ export interface components {
             message: string;
         };
         /**
-         * @description The error body of the report API (decision, see the API description): the
-         *     house `ErrorBody` with these categories in `type`.
+         * @description The error body of the report API: the house `ErrorBody` with these
+         *     categories in `type`. Decision: the service publishes no error body, so
+         *     this shape and these categories are ours (see the API description).
          */
         StreamsError: components["schemas"]["ErrorBody"] & {
             /** @enum {string} */
@@ -172,19 +184,20 @@ export interface components {
             reports: components["schemas"]["Report"][];
         };
         /**
-         * Format: date-time
-         * @description An instant in RFC 3339 form, UTC (`Z`), e.g. `2026-03-04T09:15:27Z`.
-         * @example 2026-03-04T09:15:27Z
-         */
-        Timestamp: string;
-        /**
          * @description One stream of the catalog. The seed names three facts (ID, asset pair,
-         *     status); the other fields are our decision, one per discovery filter, and
-         *     optional because the service may not send them.
+         *     status).
+         *
+         *     Decision: the other fields are ours, one per discovery filter, and
+         *     optional because the service may not send them. Its timestamps are Unix
+         *     seconds, as every timestamp of this API.
          *
          *     Known `status` values (an open string, see the API description): `active`,
          *     `expected_decommission`, `decommissioned`. Hidden streams have `hidden: true`
          *     and appear only to authenticated callers entitled to them.
+         *
+         *     Decision: status transitions are not modelled; the expected order is
+         *     active → expected_decommission → decommissioned; `hidden` is independent
+         *     of status.
          */
         Stream: {
             feedID: components["schemas"]["FeedId"];
@@ -204,21 +217,20 @@ export interface components {
             network_type?: string;
             /** @description `true` for a hidden stream (only shown to entitled, authenticated callers). */
             hidden?: boolean;
-            created_at?: components["schemas"]["Timestamp"];
-            /**
-             * Format: date-time
-             * @description When the stream is expected to be decommissioned, if planned.
-             */
-            expected_decommission_at?: string | null;
-            /**
-             * Format: date-time
-             * @description When the stream was decommissioned, if it was.
-             */
-            decommissioned_at?: string | null;
+            /** @description When the stream was created, Unix seconds. */
+            created_at?: components["schemas"]["UnixSeconds"];
+            /** @description When the stream is expected to be decommissioned, Unix seconds, if planned. */
+            expected_decommission_at?: number | null;
+            /** @description When the stream was decommissioned, Unix seconds, if it was. */
+            decommissioned_at?: number | null;
         };
         /**
          * @description The stream catalog. Decision: the whole filtered catalog comes in one
          *     answer (no pagination is documented for discovery).
+         *
+         *     Decision: the answer's shape is not published; the streams come wrapped
+         *     as `{feeds: [...]}`, the name following `feedID`, which the API uses
+         *     everywhere for a stream's identifier.
          */
         StreamCatalog: {
             feeds: components["schemas"]["Stream"][];
@@ -355,35 +367,35 @@ export interface components {
          */
         hidden: boolean;
         /**
-         * @description Only streams created after this instant. RFC 3339 date-time (decision, see the API description).
-         * @example 2025-01-01T00:00:00Z
+         * @description Only streams created after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @example 1735689600
          */
-        createdAfter: string;
+        createdAfter: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams created before this instant. RFC 3339 date-time (decision, see the API description).
-         * @example 2025-01-01T00:00:00Z
+         * @description Only streams created before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @example 1735689600
          */
-        createdBefore: string;
+        createdBefore: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams expected to be decommissioned after this instant. RFC 3339 date-time (decision, see the API description).
-         * @example 2025-01-01T00:00:00Z
+         * @description Only streams expected to be decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @example 1735689600
          */
-        expectedDecommissionAfter: string;
+        expectedDecommissionAfter: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams expected to be decommissioned before this instant. RFC 3339 date-time (decision, see the API description).
-         * @example 2025-01-01T00:00:00Z
+         * @description Only streams expected to be decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @example 1735689600
          */
-        expectedDecommissionBefore: string;
+        expectedDecommissionBefore: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams decommissioned after this instant. RFC 3339 date-time (decision, see the API description).
-         * @example 2025-01-01T00:00:00Z
+         * @description Only streams decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @example 1735689600
          */
-        decommissionedAfter: string;
+        decommissionedAfter: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams decommissioned before this instant. RFC 3339 date-time (decision, see the API description).
-         * @example 2025-01-01T00:00:00Z
+         * @description Only streams decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @example 1735689600
          */
-        decommissionedBefore: string;
+        decommissionedBefore: components["schemas"]["UnixSeconds"];
     };
     requestBodies: never;
     headers: {
@@ -604,33 +616,33 @@ export interface operations {
                  */
                 hidden?: components["parameters"]["hidden"];
                 /**
-                 * @description Only streams created after this instant. RFC 3339 date-time (decision, see the API description).
-                 * @example 2025-01-01T00:00:00Z
+                 * @description Only streams created after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @example 1735689600
                  */
                 created_after?: components["parameters"]["createdAfter"];
                 /**
-                 * @description Only streams created before this instant. RFC 3339 date-time (decision, see the API description).
-                 * @example 2025-01-01T00:00:00Z
+                 * @description Only streams created before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @example 1735689600
                  */
                 created_before?: components["parameters"]["createdBefore"];
                 /**
-                 * @description Only streams expected to be decommissioned after this instant. RFC 3339 date-time (decision, see the API description).
-                 * @example 2025-01-01T00:00:00Z
+                 * @description Only streams expected to be decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @example 1735689600
                  */
                 expected_decommission_after?: components["parameters"]["expectedDecommissionAfter"];
                 /**
-                 * @description Only streams expected to be decommissioned before this instant. RFC 3339 date-time (decision, see the API description).
-                 * @example 2025-01-01T00:00:00Z
+                 * @description Only streams expected to be decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @example 1735689600
                  */
                 expected_decommission_before?: components["parameters"]["expectedDecommissionBefore"];
                 /**
-                 * @description Only streams decommissioned after this instant. RFC 3339 date-time (decision, see the API description).
-                 * @example 2025-01-01T00:00:00Z
+                 * @description Only streams decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @example 1735689600
                  */
                 decommissioned_after?: components["parameters"]["decommissionedAfter"];
                 /**
-                 * @description Only streams decommissioned before this instant. RFC 3339 date-time (decision, see the API description).
-                 * @example 2025-01-01T00:00:00Z
+                 * @description Only streams decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @example 1735689600
                  */
                 decommissioned_before?: components["parameters"]["decommissionedBefore"];
             };
