@@ -16,17 +16,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { parse } from 'yaml';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const docsDir = join(root, 'docs');
 const shotsDir = join(root, 'test-results', 'docs');
 const buildScript = join(root, 'scripts', 'build-docs.mjs');
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const requireBrowser = process.env.REQUIRE_BROWSER === '1';
-const INSTALL_HINT = 'apt-get update && apt-get install -y chromium';
 const PAGE_TIMEOUT = 180_000;
 /** How long one tag's operations may take to appear after it is opened. */
 const SUMMARY_WAIT = 10_000;
@@ -245,153 +243,123 @@ async function findWhileScrolling(page: Page, wanted: string[]): Promise<Set<str
 
 const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-const chromiumInstalled = existsSync(chromiumPath);
+describeWithBrowser('reference docs in Chromium', () => {
+  const apis = apiNames.map(loadApi);
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let origin = '';
+  const timings: string[] = [];
 
-if (!chromiumInstalled && requireBrowser) {
-  describe('reference docs in Chromium', () => {
-    it('has a browser to run in', () => {
-      expect.fail(`REQUIRE_BROWSER=1 but ${chromiumPath} is missing; install it with: ${INSTALL_HINT}`);
-    });
-  });
-} else if (!chromiumInstalled) {
-  describe('reference docs in Chromium', () => {
-    it('renders every API page', (context) => {
-      const message = `${chromiumPath} is missing, so the browser test is skipped; install Chromium with: ${INSTALL_HINT}`;
-      console.warn(message); // the default reporter does not print skip notes
-      context.skip(message);
-    });
-  });
-} else {
-  describe('reference docs in Chromium', () => {
-    const apis = apiNames.map(loadApi);
-    let browser: Browser | undefined;
-    let server: Server | undefined;
-    let origin = '';
-    const timings: string[] = [];
+  beforeAll(async () => {
+    if (!docsAreFresh(apis)) buildDocs();
+    mkdirSync(shotsDir, { recursive: true });
+    ({ server, origin } = await serveDocs());
+    browser = await launchChromium();
+  }, 120_000);
 
-    beforeAll(async () => {
-      if (!docsAreFresh(apis)) buildDocs();
-      mkdirSync(shotsDir, { recursive: true });
-      ({ server, origin } = await serveDocs());
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
+  afterAll(async () => {
+    try {
+      await browser?.close();
+    } finally {
+      await new Promise<void>((done) => {
+        if (!server) return done();
+        server.closeAllConnections();
+        server.close(() => done());
       });
-    }, 120_000);
+      if (timings.length > 0) console.log(`docs pages:\n  ${timings.join('\n  ')}`);
+    }
+  });
 
-    afterAll(async () => {
-      try {
-        await browser?.close();
-      } finally {
-        await new Promise<void>((done) => {
-          if (!server) return done();
-          server.closeAllConnections();
-          server.close(() => done());
-        });
-        if (timings.length > 0) console.log(`docs pages:\n  ${timings.join('\n  ')}`);
+  it('index links every API with its title, version and description', async () => {
+    const started = performance.now();
+    const watched = await openWatchedPage(browser!);
+    try {
+      const { page } = watched;
+      await page.goto(`${origin}/index.html`, { waitUntil: 'networkidle' });
+      for (const { api, title, version, description } of apis) {
+        const link = page.getByRole('link', { name: title, exact: true });
+        expect(await link.count(), `index has one link named "${title}"`).toBe(1);
+        expect(await link.getAttribute('href')).toBe(`${api}.html`);
+        const item = page.locator('li', { has: link });
+        expect(normalize(await item.innerText()), `index entry of ${api} shows its version`).toContain(version);
+        if (description) {
+          expect(normalize(await item.locator('p').innerText()), `index entry of ${api} has a description`).not.toBe('');
+        }
+        const response = await page.request.get(`${origin}/${api}.html`);
+        expect(response.status(), `${api}.html is served`).toBe(200);
       }
-    });
+      await page.screenshot({ path: join(shotsDir, 'index.png') });
+      expectQuiet(watched, 'index.html');
+    } finally {
+      await watched.context.close();
+    }
+    timings.push(`index.html: ${Math.round(performance.now() - started)} ms`);
+  });
 
-    it('index links every API with its title, version and description', async () => {
+  it.each(apiNames)(
+    '%s page renders its title and every operation, offline',
+    async (api) => {
       const started = performance.now();
+      const doc = apis.find((candidate) => candidate.api === api)!;
       const watched = await openWatchedPage(browser!);
       try {
         const { page } = watched;
-        await page.goto(`${origin}/index.html`, { waitUntil: 'networkidle' });
-        for (const { api, title, version, description } of apis) {
-          const link = page.getByRole('link', { name: title, exact: true });
-          expect(await link.count(), `index has one link named "${title}"`).toBe(1);
-          expect(await link.getAttribute('href')).toBe(`${api}.html`);
-          const item = page.locator('li', { has: link });
-          expect(normalize(await item.innerText()), `index entry of ${api} shows its version`).toContain(version);
-          if (description) {
-            expect(normalize(await item.locator('p').innerText()), `index entry of ${api} has a description`).not.toBe('');
-          }
-          const response = await page.request.get(`${origin}/${api}.html`);
-          expect(response.status(), `${api}.html is served`).toBe(200);
+        await page.goto(`${origin}/${api}.html`, { waitUntil: 'load' });
+        const content = page.locator('main'); // the content panel; the sidebar is outside it
+        await content
+          .locator('h1')
+          .first()
+          .waitFor({ state: 'visible' })
+          .catch((error: unknown) => {
+            throw new Error(
+              `${api}.html did not render its content panel (${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n` +
+                `console errors:\n${watched.consoleErrors.join('\n') || '(none)'}\nrequests outside 127.0.0.1: ${watched.external.join(', ') || '(none)'}`,
+            );
+          });
+        await page.waitForLoadState('networkidle');
+        expect(normalize(await content.innerText()), `${api}.html shows its title`).toContain(doc.title);
+        // The search box says "Loading..." while its index builds; a cosmetic wait for the screenshot.
+        await page
+          .locator('.menu-content')
+          .getByText('Loading...', { exact: true })
+          .waitFor({ state: 'hidden', timeout: 10_000 })
+          .catch(() => undefined);
+        await page.screenshot({ path: join(shotsDir, `${api}.png`) });
+
+        // Redoc 3 expands one tag at a time (the current route) and mounts its
+        // operations lazily: open each tag from the sidebar, scroll through
+        // it, and look for the summaries of its operations in the content.
+        const missing: string[] = [];
+        const byTag = new Map<string | undefined, Operation[]>();
+        for (const operation of doc.operations) {
+          byTag.set(operation.tag, [...(byTag.get(operation.tag) ?? []), operation]);
         }
-        await page.screenshot({ path: join(shotsDir, 'index.png') });
-        expectQuiet(watched, 'index.html');
+        for (const [tag, operations] of byTag) {
+          if (tag !== undefined) {
+            const before = page.url();
+            const label = doc.tagLabels.get(tag) ?? tag;
+            await page.locator('.menu-content').getByRole('link', { name: label, exact: true }).first().click();
+            await page.waitForURL((url) => url.href !== before);
+          }
+          const pending = new Set(operations);
+          const deadline = Date.now() + SUMMARY_WAIT;
+          do {
+            const found = await findWhileScrolling(page, [...pending].map((operation) => normalize(operation.summary)));
+            for (const operation of pending) if (found.has(normalize(operation.summary))) pending.delete(operation);
+          } while (pending.size > 0 && Date.now() < deadline);
+          for (const operation of pending) {
+            missing.push(`${operation.method.toUpperCase()} ${operation.path} "${operation.summary}" (tag ${tag ?? 'none'})`);
+          }
+        }
+        expect(missing, `${api}.html does not render these operation summaries:\n${missing.join('\n')}`).toEqual([]);
+        expectQuiet(watched, `${api}.html`);
       } finally {
         await watched.context.close();
       }
-      timings.push(`index.html: ${Math.round(performance.now() - started)} ms`);
-    });
-
-    it.each(apiNames)(
-      '%s page renders its title and every operation, offline',
-      async (api) => {
-        const started = performance.now();
-        const doc = apis.find((candidate) => candidate.api === api)!;
-        const watched = await openWatchedPage(browser!);
-        try {
-          const { page } = watched;
-          await page.goto(`${origin}/${api}.html`, { waitUntil: 'load' });
-          const content = page.locator('main'); // the content panel; the sidebar is outside it
-          await content
-            .locator('h1')
-            .first()
-            .waitFor({ state: 'visible' })
-            .catch((error: unknown) => {
-              throw new Error(
-                `${api}.html did not render its content panel (${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n` +
-                  `console errors:\n${watched.consoleErrors.join('\n') || '(none)'}\nrequests outside 127.0.0.1: ${watched.external.join(', ') || '(none)'}`,
-              );
-            });
-          await page.waitForLoadState('networkidle');
-          expect(normalize(await content.innerText()), `${api}.html shows its title`).toContain(doc.title);
-          // The search box says "Loading..." while its index builds; a cosmetic wait for the screenshot.
-          await page
-            .locator('.menu-content')
-            .getByText('Loading...', { exact: true })
-            .waitFor({ state: 'hidden', timeout: 10_000 })
-            .catch(() => undefined);
-          await page.screenshot({ path: join(shotsDir, `${api}.png`) });
-
-          // Redoc 3 expands one tag at a time (the current route) and mounts its
-          // operations lazily: open each tag from the sidebar, scroll through
-          // it, and look for the summaries of its operations in the content.
-          const missing: string[] = [];
-          const byTag = new Map<string | undefined, Operation[]>();
-          for (const operation of doc.operations) {
-            byTag.set(operation.tag, [...(byTag.get(operation.tag) ?? []), operation]);
-          }
-          for (const [tag, operations] of byTag) {
-            if (tag !== undefined) {
-              const before = page.url();
-              const label = doc.tagLabels.get(tag) ?? tag;
-              await page.locator('.menu-content').getByRole('link', { name: label, exact: true }).first().click();
-              await page.waitForURL((url) => url.href !== before);
-            }
-            const pending = new Set(operations);
-            const deadline = Date.now() + SUMMARY_WAIT;
-            do {
-              const found = await findWhileScrolling(page, [...pending].map((operation) => normalize(operation.summary)));
-              for (const operation of pending) if (found.has(normalize(operation.summary))) pending.delete(operation);
-            } while (pending.size > 0 && Date.now() < deadline);
-            for (const operation of pending) {
-              missing.push(`${operation.method.toUpperCase()} ${operation.path} "${operation.summary}" (tag ${tag ?? 'none'})`);
-            }
-          }
-          expect(missing, `${api}.html does not render these operation summaries:\n${missing.join('\n')}`).toEqual([]);
-          expectQuiet(watched, `${api}.html`);
-        } finally {
-          await watched.context.close();
-        }
-        timings.push(
-          `${api}.html: ${Math.round(performance.now() - started)} ms (${doc.operations.length} operations)`,
-        );
-      },
-      PAGE_TIMEOUT,
-    );
-  });
-}
+      timings.push(
+        `${api}.html: ${Math.round(performance.now() - started)} ms (${doc.operations.length} operations)`,
+      );
+    },
+    PAGE_TIMEOUT,
+  );
+});

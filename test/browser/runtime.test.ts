@@ -1,0 +1,115 @@
+// The clients in a real browser: the streams and channels entries are bundled
+// for the browser (no Node built-ins), loaded in a page served from
+// 127.0.0.1, and called against the Prism mocks (cross-origin, so CORS too).
+// In the browser there is no `node:crypto`, so this exercises the portable
+// HMAC signer end to end; the vendor's test vector is checked in the page.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startPrismMocks, stopPrismMocks, type PrismMocks } from '../../scripts/lib/prism.mjs';
+import { describeWithBrowser, launchChromium } from './support/chromium.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+const PAGE_SCRIPT = `
+import { createStreamsClient, getLatestReport, stringToSign } from './streams-entry.js';
+import { createChannelsClient, unwrap, ApiError } from './channels-entry.js';
+window.runChecks = async (urls) => {
+  const out = {};
+  const { createHmacSigner } = await import('./hmac-entry.js');
+  out.vector = createHmacSigner('test-secret-please-ignore').sign(stringToSign('GET',
+    '/api/v1/reports/latest?feedID=0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782',
+    'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', 'f2cb6d4c-7b0e-4b0a-9c3e-1f0c2b7d4e11', 1700000000000));
+  const streams = createStreamsClient({ baseUrl: urls.streams, apiKey: 'f2cb6d4c-7b0e-4b0a-9c3e-1f0c2b7d4e11', apiSecret: 's3cret' });
+  const report = await getLatestReport(streams, '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782', { decode: true });
+  out.reportVersion = report.decoded.version;
+  out.price = String(report.decoded.price);
+  const channels = createChannelsClient({ baseUrl: urls.channels, apiKey: 'browser-key' });
+  out.networks = (await unwrap(channels.GET('/networks'))).data.length;
+  try {
+    await unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } }, headers: { Prefer: 'code=404' } }));
+  } catch (e) {
+    out.error = e instanceof ApiError ? e.status + ' ' + e.type : String(e);
+  }
+  return out;
+};
+`;
+
+describeWithBrowser('the clients in Chromium', () => {
+  let mocks: PrismMocks | undefined;
+  let server: Server | undefined;
+  let browser: Browser | undefined;
+  let origin = '';
+  const files = new Map<string, string>();
+
+  beforeAll(async () => {
+    mocks = await startPrismMocks({ apis: ['streams', 'channels'] });
+    const bundled = await build({
+      entryPoints: {
+        'streams-entry': join(root, 'src/streams/index.ts'),
+        'channels-entry': join(root, 'src/channels/index.ts'),
+        'hmac-entry': join(root, 'src/core/hmac/index.ts'),
+      },
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      splitting: true,
+      write: false,
+      outdir: '/out',
+      logLevel: 'silent',
+    });
+    for (const file of bundled.outputFiles) files.set(file.path.replace('/out', ''), file.text);
+    files.set('/page.js', PAGE_SCRIPT);
+    files.set('/', '<!doctype html><title>sdk</title><script type="module" src="/page.js"></script>');
+    server = createServer((req, res) => {
+      const body = files.get(req.url ?? '/');
+      if (body === undefined) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html' : 'text/javascript' }).end(body);
+    });
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+    if (mocks) await stopPrismMocks(mocks);
+  });
+
+  it('signs with the portable HMAC, fetches and decodes a report, and maps errors, all in the browser', async () => {
+    expect(files.get('/streams-entry.js')).not.toMatch(/from\s*["']node:/);
+    const page = await browser!.newPage();
+    const consoleErrors: string[] = [];
+    const outside: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname !== '127.0.0.1') {
+        outside.push(url.href);
+        return route.abort();
+      }
+      return route.continue();
+    });
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => typeof (window as { runChecks?: unknown }).runChecks === 'function');
+    const result = await page.evaluate((urls) => (window as unknown as { runChecks: (u: unknown) => Promise<unknown> }).runChecks(urls), mocks!.urls);
+    expect(result).toEqual({
+      vector: '4bebd6f37f60496dfaf1d79f11011d0203e7473368cf5ef4c55f4dc1e45e8ff1',
+      reportVersion: 'V3',
+      price: expect.stringMatching(/^\d+$/),
+      networks: expect.any(Number),
+      error: '404 NOT_FOUND',
+    });
+    // A 404 is logged by Chromium as a failed resource load; nothing else may be.
+    expect(consoleErrors.filter((text) => !text.includes('404'))).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
