@@ -1,0 +1,230 @@
+/**
+ * 1. Client overhead: our typed channels client (`createChannelsClient` with
+ * its default retry and timeout, plus `unwrap`) against a bare `fetch` +
+ * `res.json()` doing the same GET, on the local server (sequential, and 32
+ * requests at a time), then against an in-memory fetch, where the only cost
+ * left is the client's own: there ours is compared with openapi-fetch alone.
+ */
+import createClient from 'openapi-fetch';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { createChannelsClient, unwrap, type ChannelsPaths } from '../src/channels/index.js';
+import { DEFAULT_TIMEOUT_MS } from '../src/core/client.js';
+import { inMemoryFetch } from './in-memory-fetch.js';
+import { measure, type Stats } from './measure.js';
+import { deltaUs, signed, timingRow } from './rows.js';
+import type { BenchServer } from './server.js';
+import { wallet } from './server.js';
+import type { Row } from './table.js';
+
+const BENCH = '1 client overhead';
+const API_KEY = 'bench-api-key-0123456789';
+const WALLET_ID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+const CONCURRENCY = 32;
+export const OVERHEAD_GOAL_RATIO = 1.05;
+export const OVERHEAD_GOAL_US = 10;
+
+export interface ClientOverheadOptions {
+  /** Scales the number of samples (1 = default). */
+  scale?: number;
+  /** A full GC, for the retained-heap figure of the sustained run. */
+  gc?: (() => void) | undefined;
+}
+
+/**
+ * Back-to-back requests through the in-memory fetch: mean µs per request, and
+ * the garbage collector's time per request (from `gc` performance entries).
+ */
+async function sustained(run: () => Promise<unknown>, count: number, gc: (() => void) | undefined): Promise<{ us: number; gcUs: number }> {
+  gc?.();
+  let gcMs = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < count; i++) await run();
+  const us = Number(process.hrtime.bigint() - t0) / 1e3 / count;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  observer.disconnect();
+  return { us, gcUs: (gcMs * 1e3) / count };
+}
+
+export async function benchClientOverhead(server: BenchServer, options: ClientOverheadOptions = {}): Promise<Row[]> {
+  const scale = options.scale ?? 1;
+  const baseUrl = `${server.url}/v1`;
+  const rows: Row[] = [];
+
+  // What a user would write instead: the same headers, one GET, the JSON body.
+  const bareHeaders = { Authorization: `Apikey ${API_KEY}`, 'User-Agent': 'bench' };
+  const walletUrl = `${baseUrl}/wallets/${WALLET_ID}`;
+  const bare = async (): Promise<unknown> => {
+    const res = await fetch(walletUrl, { headers: bareHeaders });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return res.json();
+  };
+  const channels = createChannelsClient({ apiKey: API_KEY, baseUrl });
+  const ours = (): Promise<unknown> =>
+    unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } }));
+
+  const sanity = (await ours()) as { wallet_id?: string };
+  if (sanity.wallet_id !== WALLET_ID) throw new Error('local server answered an unexpected wallet');
+
+  // Diagnostics: openapi-fetch alone with the same headers, and ours without its per-attempt timeout.
+  const plainHttp = createClient<ChannelsPaths>({ baseUrl, headers: bareHeaders });
+  const plainHttpGet = (): Promise<unknown> => plainHttp.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } });
+  const channelsNoTimeout = createChannelsClient({ apiKey: API_KEY, baseUrl, timeoutMs: 0 });
+  const oursNoTimeoutHttp = (): Promise<unknown> =>
+    unwrap(channelsNoTimeout.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } }));
+
+  const httpRows = (mode: string, stats: Map<string, Stats>, per: string): void => {
+    rows.push(timingRow(BENCH, `GET /wallets/{id}: bare fetch + res.json(), ${mode}`, stats, { key: 'bare' }));
+    rows.push(
+      timingRow(BENCH, `GET /wallets/{id}: openapi-fetch alone, ${mode} (diagnostic)`, stats, {
+        key: 'openapi-fetch',
+        baselineKey: 'bare',
+        note: `${signed(deltaUs(stats, 'openapi-fetch', 'bare'))} µs/req${per}`,
+      }),
+    );
+    rows.push(
+      timingRow(BENCH, `GET /wallets/{id}: ours, timeoutMs: 0, ${mode} (diagnostic)`, stats, {
+        key: 'ours-no-timeout',
+        baselineKey: 'bare',
+        note: `${signed(deltaUs(stats, 'ours-no-timeout', 'bare'))} µs/req${per}`,
+      }),
+    );
+    rows.push(
+      timingRow(BENCH, `GET /wallets/{id}: createChannelsClient + unwrap, ${mode}`, stats, {
+        key: 'ours',
+        baselineKey: 'bare',
+        goal: `ratio ≤ ${OVERHEAD_GOAL_RATIO}`,
+        pass: (stats.get('ours')?.medianNs ?? NaN) / (stats.get('bare')?.medianNs ?? NaN) <= OVERHEAD_GOAL_RATIO,
+        note: `${signed(deltaUs(stats, 'ours', 'bare'))} µs/req${per}`,
+      }),
+    );
+  };
+
+  // Diagnostics of the bare side: a Request object handed to fetch, and a per-request timeout signal.
+  const bareRequest = async (): Promise<unknown> => (await fetch(new Request(walletUrl, { headers: bareHeaders }))).json();
+  const bareSignal = async (): Promise<unknown> => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 30_000);
+    try {
+      return await (await fetch(walletUrl, { headers: bareHeaders, signal: controller.signal })).json();
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  // Sequential: one request at a time.
+  const sequential = await measure(
+    [
+      { name: 'bare', run: bare },
+      { name: 'bare-request', run: bareRequest },
+      { name: 'bare-signal', run: bareSignal },
+      { name: 'openapi-fetch', run: plainHttpGet },
+      { name: 'ours-no-timeout', run: oursNoTimeoutHttp },
+      { name: 'ours', run: ours },
+    ],
+    { warmup: 300, samples: Math.round(2_000 * scale), rounds: 20, minSampleNs: 0 },
+  );
+  const seqBareIndex = rows.length;
+  httpRows('sequential', sequential, '');
+  rows.splice(
+    seqBareIndex + 1,
+    0,
+    timingRow(BENCH, 'GET /wallets/{id}: bare fetch(new Request(url)), sequential (diagnostic)', sequential, {
+      key: 'bare-request',
+      baselineKey: 'bare',
+      note: `${signed(deltaUs(sequential, 'bare-request', 'bare'))} µs/req`,
+    }),
+    timingRow(BENCH, 'GET /wallets/{id}: bare fetch with a 30 s timeout signal, sequential (diagnostic)', sequential, {
+      key: 'bare-signal',
+      baselineKey: 'bare',
+      note: `${signed(deltaUs(sequential, 'bare-signal', 'bare'))} µs/req (AbortController + setTimeout/clearTimeout)`,
+    }),
+  );
+
+  // 32 at a time: one call sends 32 requests and waits for all of them; figures are per request.
+  const times = <T>(run: () => Promise<T>) => () => Promise.all(Array.from({ length: CONCURRENCY }, run));
+  const concurrent = await measure(
+    [
+      { name: 'bare', run: times(bare), opsPerCall: CONCURRENCY },
+      { name: 'openapi-fetch', run: times(plainHttpGet), opsPerCall: CONCURRENCY },
+      { name: 'ours-no-timeout', run: times(oursNoTimeoutHttp), opsPerCall: CONCURRENCY },
+      { name: 'ours', run: times(ours), opsPerCall: CONCURRENCY },
+    ],
+    { warmup: 30, samples: Math.round(300 * scale), rounds: 20, minSampleNs: 0 },
+  );
+  httpRows(`${CONCURRENCY} concurrent`, concurrent, ` (batch time / ${CONCURRENCY})`);
+
+  // In memory: the same calls with a fetch that answers at once.
+  const answer = inMemoryFetch({ ...wallet(1), wallet_id: WALLET_ID });
+  const bareMem = async (): Promise<unknown> => {
+    const res = await answer(new Request(walletUrl, { headers: bareHeaders }));
+    return res.json();
+  };
+  const plain = createClient<ChannelsPaths>({ baseUrl, fetch: answer });
+  const plainGet = async (): Promise<unknown> => {
+    const { data, error } = await plain.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } });
+    if (error !== undefined) throw new Error('unexpected error');
+    return data;
+  };
+  const oursMem = createChannelsClient({ apiKey: API_KEY, baseUrl, fetch: answer });
+  const oursMemGet = (): Promise<unknown> =>
+    unwrap(oursMem.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } }));
+  // Diagnostic: the same client without its per-attempt timeout (timeoutMs: 0).
+  const oursNoTimeout = createChannelsClient({ apiKey: API_KEY, baseUrl, fetch: answer, timeoutMs: 0 });
+  const oursNoTimeoutGet = (): Promise<unknown> =>
+    unwrap(oursNoTimeout.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } }));
+
+  const memory = await measure(
+    [
+      { name: 'bare', run: bareMem },
+      { name: 'openapi-fetch', run: plainGet },
+      { name: 'ours', run: oursMemGet },
+      { name: 'ours-no-timeout', run: oursNoTimeoutGet },
+    ],
+    { warmup: 2_000, samples: Math.round(2_000 * scale), rounds: 10, minSampleNs: 50_000 },
+  );
+  const oursDelta = deltaUs(memory, 'ours', 'openapi-fetch');
+  rows.push(timingRow(BENCH, 'in-memory: new Request + res.json() (no client)', memory, { key: 'bare' }));
+  rows.push(timingRow(BENCH, 'in-memory: openapi-fetch createClient alone', memory, { key: 'openapi-fetch' }));
+  rows.push(
+    timingRow(BENCH, 'in-memory: createChannelsClient + unwrap', memory, {
+      key: 'ours',
+      baselineKey: 'openapi-fetch',
+      goal: `≤ +${OVERHEAD_GOAL_US} µs over openapi-fetch`,
+      pass: oursDelta <= OVERHEAD_GOAL_US,
+      note: `${signed(oursDelta, 2)} µs/req over openapi-fetch`,
+    }),
+  );
+  rows.push(
+    timingRow(BENCH, 'in-memory: createChannelsClient timeoutMs: 0 (diagnostic)', memory, {
+      key: 'ours-no-timeout',
+      baselineKey: 'openapi-fetch',
+      note: `${signed(deltaUs(memory, 'ours-no-timeout', 'openapi-fetch'), 2)} µs/req over openapi-fetch`,
+    }),
+  );
+
+  // Sustained: 20,000 requests back to back, with the garbage collector's share.
+  const count = Math.round(20_000 * scale);
+  const free = await sustained(oursNoTimeoutGet, count, options.gc);
+  const held = await sustained(oursMemGet, count, options.gc);
+  rows.push({
+    bench: BENCH,
+    name: `in-memory, ${count.toLocaleString('en')} back to back: timeoutMs: 0 (diagnostic)`,
+    value: free.us,
+    unit: 'µs/req',
+    note: `GC ${free.gcUs.toFixed(1)} µs/req`,
+  });
+  rows.push({
+    bench: BENCH,
+    name: `in-memory, ${count.toLocaleString('en')} back to back: default timeout (diagnostic)`,
+    value: held.us,
+    unit: 'µs/req',
+    ratio: held.us / free.us,
+    baseline: 'timeoutMs: 0, back to back',
+    note: `GC ${held.gcUs.toFixed(1)} µs/req (the ${DEFAULT_TIMEOUT_MS / 1000} s per-attempt timeout of src/core/transport.ts)`,
+  });
+  return rows;
+}
