@@ -25,6 +25,6 @@ if (latest.decoded.version === 'V3') {
 const bulk = await getBulkReports(streams, [ETH_USD, BTC_USD], latest.observationsTimestamp);
 console.log(bulk.complete ? `${bulk.reports.length} reports` : `partial: missing ${bulk.missingFeedIDs.join(', ')}`);
 
-for await (const report of paginateReports(streams, { feedID: ETH_USD, from: latest.observationsTimestamp - 60, maxItems: 10 })) {
+for await (const report of paginateReports(streams, { feedID: ETH_USD, from: latest.observationsTimestamp - 60, maxItems: 3 })) {
   console.log('report observed at', report.observationsTimestamp);
 }

@@ -9,4 +9,4 @@ export { ApiError, ApiConnectionError, ApiTimeoutError, ConfigurationError, SdkE
 export { PollFailedError, PollTimeoutError, type PollOptions } from '../core/poll.js';
 export { DEFAULT_RETRY, type RetryOptions } from '../core/retry.js';
 export { unwrap, InvalidResponseBodyError } from '../core/unwrap.js';
-export { collect } from '../core/paginate.js';
+export { collect, PaginationCycleError } from '../core/paginate.js';

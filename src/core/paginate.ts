@@ -1,3 +1,15 @@
+import { SdkError } from './errors.js';
+
+/** The service answered a page whose "next" cursor is the one just read: following it would loop forever. */
+export class PaginationCycleError extends SdkError {
+  override name = 'PaginationCycleError';
+  readonly cursor: unknown;
+  constructor(cursor: unknown) {
+    super(`pagination stopped: the service gave the cursor ${JSON.stringify(cursor)} as the next page of itself`);
+    this.cursor = cursor;
+  }
+}
+
 /** Options of every paginator. */
 export interface PageOptions {
   /** Items per request (each API maps it to its own page-size parameter). */
@@ -38,7 +50,9 @@ export async function* walkPages<Page, Item, Cursor>(
       yield item;
       yielded++;
     }
-    cursor = items.length === 0 ? undefined : walk.nextCursor(page, cursor, items);
+    const next: Cursor | undefined = items.length === 0 ? undefined : walk.nextCursor(page, cursor, items);
+    if (next !== undefined && next === cursor) throw new PaginationCycleError(cursor);
+    cursor = next;
   }
 }
 

@@ -4,4 +4,4 @@ export * from './paginate.js';
 export { ApiError, ApiConnectionError, ApiTimeoutError, ConfigurationError, SdkError, isApiError } from '../core/errors.js';
 export { PollFailedError, PollTimeoutError, type PollOptions } from '../core/poll.js';
 export { unwrap, InvalidResponseBodyError } from '../core/unwrap.js';
-export { collect } from '../core/paginate.js';
+export { collect, PaginationCycleError } from '../core/paginate.js';

@@ -5,4 +5,4 @@ export { ApiError, ApiConnectionError, ApiTimeoutError, ConfigurationError, SdkE
 export { unwrap, InvalidResponseBodyError } from '../core/unwrap.js';
 /** The exact text the HMAC signs, for checking a signature by hand. */
 export { stringToSign } from '../core/auth.js';
-export { collect } from '../core/paginate.js';
+export { collect, PaginationCycleError } from '../core/paginate.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect, walkPages } from '../../src/core/paginate.js';
+import { collect, PaginationCycleError, walkPages } from '../../src/core/paginate.js';
 
 function offsetPages(total: number, pageSize: number) {
   const requested: number[] = [];
@@ -60,5 +60,25 @@ describe('walkPages', () => {
       }
     }).rejects.toThrow('stop');
     expect(seen.at(-1)).toBe(19);
+  });
+});
+
+describe('a service that repeats its cursor', () => {
+  it('stops with PaginationCycleError instead of looping', async () => {
+    let calls = 0;
+    type Page = { items: number[]; next: string };
+    const walk = walkPages<Page, number, string | null>({
+      first: null,
+      fetchPage: async () => {
+        calls++;
+        return { items: [calls], next: 'same-token' };
+      },
+      itemsOf: (p) => p.items,
+      nextCursor: (p) => p.next,
+    });
+    const error = await collect(walk).catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationCycleError);
+    expect(error.cursor).toBe('same-token');
+    expect(calls).toBe(2);
   });
 });
