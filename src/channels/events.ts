@@ -1,4 +1,4 @@
-import { PollFailedError, PollTimeoutError, DEFAULT_POLL } from '../core/poll.js';
+import { DEFAULT_POLL, PollFailedError, PollTimeoutError, readBefore } from '../core/poll.js';
 import { abortableSleep } from '../core/retry.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
@@ -59,11 +59,11 @@ export async function waitForEvent<T extends EventType>(
       ...(position === undefined ? {} : { offset: position }),
       ...(options.limit === undefined ? {} : { limit: options.limit }),
     };
-    const page = await unwrap(
-      channels.GET('/channels/{channel_id}/events', {
-        params: { path: { channel_id: channelId }, query },
-        signal: options.signal,
-      }),
+    const page = await readBefore(
+      deadline,
+      options.signal,
+      (signal) => unwrap(channels.GET('/channels/{channel_id}/events', { params: { path: { channel_id: channelId }, query }, signal })),
+      () => new PollTimeoutError(`waiting for a ${type} event`, timeoutMs, undefined, undefined),
     );
     // Without an offset the page is newest first; walk every page oldest first.
     const events = [...page.events].sort((a, b) => a.headers.offset - b.headers.offset);

@@ -5,7 +5,7 @@ import type { ChannelsClient, ChannelsPaths } from './client.js';
 type Paging = 'limit' | 'offset';
 
 /** Every channels list: `limit`/`offset` in, `{…items, has_more}` out. */
-export type ChannelsListPath = ListPaths<ChannelsPaths, Paging, { has_more: boolean }>;
+export type ChannelsListPath = ListPaths<ChannelsPaths, Paging, 'has_more'>;
 export type ChannelsListItem<P extends ChannelsListPath> = ArrayItemOf<OkJson<GetOperation<ChannelsPaths, P>>>;
 
 /** On the event endpoints `offset` is a stream position (`headers.offset`), elsewhere a count of items skipped. */

@@ -18,15 +18,22 @@ export type ArrayItemOf<D> = {
   [K in keyof D]-?: NonNullable<D[K]> extends readonly (infer U)[] ? U : never;
 }[keyof D];
 
-/** Paths whose GET takes every query parameter in `PagingKeys` and answers a body of shape `Shape`. */
-export type ListPaths<P, PagingKeys extends string, Shape> = {
+/**
+ * Paths whose GET takes every query parameter in `PagingKeys` and whose 200
+ * answer has the property `MarkerKey` (`has_more`, `total_pages`,
+ * `next_page_token`): the lists of one API's paging style. An operation with
+ * no query parameters is never a list.
+ */
+export type ListPaths<P, PagingKeys extends string, MarkerKey extends string> = {
   [K in keyof P]: [OkJson<GetOperation<P, K>>] extends [never]
     ? never
-    : OkJson<GetOperation<P, K>> extends Shape
-      ? PagingKeys extends keyof QueryOf<GetOperation<P, K>>
-        ? K
-        : never
-      : never;
+    : [QueryOf<GetOperation<P, K>>] extends [never]
+      ? never
+      : MarkerKey extends keyof OkJson<GetOperation<P, K>>
+        ? PagingKeys extends keyof QueryOf<GetOperation<P, K>>
+          ? K
+          : never
+        : never;
 }[keyof P];
 
 type PathPart<O> = [PathParamsOf<O>] extends [never] ? {} : PathParamsOf<O> extends undefined ? {} : { path: PathParamsOf<O> };

@@ -71,7 +71,7 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
 
   for (;;) {
     options.signal?.throwIfAborted();
-    last = await spec.read(options.signal);
+    last = await readBefore(deadline, options.signal, spec.read, () => new PollTimeoutError(spec.what, timeoutMs, previous, last));
     const status = spec.statusOf(last);
     if (status !== previous) {
       options.onStatus?.(status, previous);
@@ -84,5 +84,36 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
     if (remaining <= 0) throw new PollTimeoutError(spec.what, timeoutMs, previous, last);
     await abortableSleep(Math.min(wait, remaining), options.signal);
     wait = Math.min(maxIntervalMs, wait * backoff);
+  }
+}
+
+/**
+ * Runs one read of a wait with a signal that aborts when the caller's does or
+ * when the wait's `deadline` passes, so a hung request cannot outlast the
+ * wait (the client's own timeout and retries could take much longer). A read
+ * cut short by the deadline rejects with `timeoutError()`.
+ */
+export async function readBefore<T>(
+  deadline: number,
+  signal: AbortSignal | undefined,
+  read: (signal: AbortSignal) => Promise<T>,
+  timeoutError: () => Error,
+): Promise<T> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(timeoutError());
+  }, Math.max(0, deadline - Date.now()));
+  try {
+    return await read(controller.signal);
+  } catch (error) {
+    if (timedOut) throw controller.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }

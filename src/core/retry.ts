@@ -86,10 +86,13 @@ export function parseRetryAfter(value: string | null, now: number): number | und
   if (value === null) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  // An HTTP date names its weekday and month; anything else (e.g. "-3", which
+  // An HTTP date (RFC 9110: IMF-fixdate, the obsolete RFC 850 and asctime
+  // forms) starts with a weekday name; anything else (e.g. "-3", which
   // Date.parse would read as a year) is not a Retry-After we understand.
-  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
-  const date = Date.parse(trimmed);
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
+  // asctime carries no zone and means GMT; Date.parse would read local time.
+  const asctime = /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d\d:\d\d:\d\d \d{4}$/.test(trimmed);
+  const date = Date.parse(asctime ? `${trimmed} GMT` : trimmed);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }

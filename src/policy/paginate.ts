@@ -7,9 +7,9 @@ type CoordinatorPaging = 'page' | 'page_size';
 type ReportingPaging = 'page_token' | 'page_size';
 
 /** Coordinator lists: `page`/`page_size`, answered `{total, total_pages, page, <items>}`. */
-export type CoordinatorListPath = ListPaths<CoordinatorPaths, CoordinatorPaging, { total_pages: number }>;
+export type CoordinatorListPath = ListPaths<CoordinatorPaths, CoordinatorPaging, 'total_pages'>;
 /** Reporting lists: `page_size`/`page_token`, answered `{<items>, next_page_token}`. */
-export type ReportingListPath = ListPaths<ReportingPaths, ReportingPaging, object>;
+export type ReportingListPath = ListPaths<ReportingPaths, ReportingPaging, 'next_page_token'>;
 
 type CoordinatorItem<P extends CoordinatorListPath> = ArrayItemOf<OkJson<GetOperation<CoordinatorPaths, P>>>;
 type ReportingItem<P extends ReportingListPath> = ArrayItemOf<OkJson<GetOperation<ReportingPaths, P>>>;

@@ -85,6 +85,12 @@ export async function policyTyping() {
   // @ts-expect-error: `as_of` is required to list policies at a point in time
   paginateReporting(policy.reporting, '/policies', {});
   paginateReporting(policy.reporting, '/policies', { params: { query: { as_of: '2026-01-01T00:00:00Z' } } });
+  // @ts-expect-error: the health check is not a list
+  paginateReporting(policy.reporting, '/health');
+  // @ts-expect-error: one policy version is not a list
+  paginateReporting(policy.reporting, '/policies/{chain_selector}/{address}/versions/{version}', {
+    params: { path: { chain_selector: '1', address: '0x', version: 'latest' } },
+  });
 }
 
 export async function streamsTyping() {

@@ -9,6 +9,8 @@ describe('parseRetryAfter', () => {
     [' 5 ', 5_000],
     ['Thu, 01 Jan 2026 00:00:30 GMT', 30_000],
     ['Wed, 31 Dec 2025 23:59:00 GMT', 0],
+    ['Thursday, 01-Jan-26 00:00:07 GMT', 7_000],
+    ['Thu Jan  1 00:00:07 2026', 7_000],
   ])('reads %j', (value, ms) => expect(parseRetryAfter(value, now)).toBe(ms));
   it.each([[null], ['soon'], ['-3']])('ignores %j', (value) => expect(parseRetryAfter(value, now)).toBeUndefined());
 });
