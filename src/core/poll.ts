@@ -1,3 +1,4 @@
+import { deadlineAfter } from './deadline.js';
 import { abortableSleep } from './retry.js';
 import { SdkError } from './errors.js';
 
@@ -99,21 +100,13 @@ export async function readBefore<T>(
   read: (signal: AbortSignal) => Promise<T>,
   timeoutError: () => Error,
 ): Promise<T> {
-  const controller = new AbortController();
-  let timedOut = false;
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(timeoutError());
-  }, Math.max(0, deadline - Date.now()));
+  const bound = deadlineAfter(signal, deadline - Date.now(), timeoutError);
   try {
-    return await read(controller.signal);
+    return await read(bound.signal);
   } catch (error) {
-    if (timedOut) throw controller.signal.reason;
+    if (bound.timedOut()) throw bound.signal.reason;
     throw error;
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    bound.clear();
   }
 }
