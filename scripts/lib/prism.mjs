@@ -42,18 +42,33 @@ export async function freePort() {
   return port;
 }
 
-async function waitUntilAnswering(url, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Prism for ${url} exited with code ${child.exitCode}`);
-    try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error(`Prism at ${url} did not answer within ${timeoutMs} ms`);
+/**
+ * Resolves once this Prism says it listens on `url`, its own "Prism is
+ * listening on <url>" line (logged at `info`). Probing the port instead can
+ * be fooled: another process may have taken the port between our choosing it
+ * and Prism binding it, and then answers in its place. Rejects if Prism exits
+ * first (e.g. EADDRINUSE) or takes longer than `timeoutMs`.
+ */
+function waitUntilListening(url, child, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const finish = (error) => {
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onData = (chunk) => {
+      // Keep only enough text to find the line across chunk boundaries.
+      seen = (seen + String(chunk)).slice(-4096);
+      if (seen.includes(`Prism is listening on ${url}`)) finish();
+    };
+    const onExit = (code) => finish(new Error(`Prism for ${url} exited with code ${code} before listening`));
+    const timer = setTimeout(() => finish(new Error(`Prism at ${url} did not listen within ${timeoutMs} ms`)), timeoutMs);
+    child.stdout.on('data', onData);
+    child.once('exit', onExit);
+  });
 }
 
 /**
@@ -77,11 +92,11 @@ export async function startPrismMocks({ apis = API_NAMES, errors = true, timeout
   // If our own process ends abruptly, take the mocks down with it.
   process.once('exit', stop);
   // Another process can take a port between our choosing it and Prism binding
-  // it; then our Prism exits and the other server answers. So a mock counts as
-  // ready only if it answers and is still alive afterwards, else it is
-  // started again on another port.
+  // it; our Prism then exits before listening, and is started again on
+  // another port.
   const startOne = async (api, port, attemptsLeft) => {
-    const args = [prismBin, 'mock', join(root, 'generated', 'openapi', `${api}.yaml`), '-h', '127.0.0.1', '-p', String(port), '-v', 'error'];
+    // `info` is the level of Prism's "listening" line (and of one line per request).
+    const args = [prismBin, 'mock', join(root, 'generated', 'openapi', `${api}.yaml`), '-h', '127.0.0.1', '-p', String(port), '-v', 'info'];
     if (errors) args.push('--errors');
     const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
@@ -95,9 +110,7 @@ export async function startPrismMocks({ apis = API_NAMES, errors = true, timeout
     child.stderr.on('data', keep);
     const url = `http://127.0.0.1:${port}`;
     try {
-      await waitUntilAnswering(url, child, timeoutMs);
-      await new Promise((r) => setTimeout(r, 150));
-      if (child.exitCode !== null) throw new Error(`Prism for ${api} exited after another server answered on port ${port}`);
+      await waitUntilListening(url, child, timeoutMs);
       return [api, url];
     } catch (error) {
       if (attemptsLeft > 0 && child.exitCode !== null) return startOne(api, await freePort(), attemptsLeft - 1);

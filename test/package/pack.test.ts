@@ -225,8 +225,8 @@ beforeAll(async () => {
   await mkdir(project);
   await mkdir(nodeProject);
 
-  // Prism starts while we build and pack (if it fails here, liveMocks() tries again).
-  const mocksStarting = startPrismMocks({ apis: ['channels', 'streams'] }).catch(() => undefined);
+  // Prism starts while we build and pack.
+  const mocksStarting = startPrismMocks({ apis: ['channels', 'streams'] });
   try {
     await run('npm', ['run', 'build'], root);
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], root);
@@ -250,34 +250,6 @@ beforeAll(async () => {
     mocks = await mocksStarting;
   }
 }, 240_000);
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Our mocks, still running. `freePort()` closes its probe before Prism binds,
- * so when other suites start Prism at the same time, one of ours can lose the
- * port (and exit) while the other process's mock answered the readiness
- * probe. A mock of ours that is alive holds its port; one that is not is
- * started again.
- */
-async function liveMocks(): Promise<PrismMocks> {
-  for (let restarts = 0; ; restarts++) {
-    if (mocks && mocks.pids.every(groupAlive)) return mocks;
-    if (restarts === 3) throw new Error('could not keep Prism mocks of our own running');
-    if (mocks) await stopPrismMocks(mocks);
-    mocks = undefined;
-    mocks = await startPrismMocks({ apis: ['channels', 'streams'] });
-    // A Prism that lost its port exits within its start-up time.
-    await new Promise((r) => setTimeout(r, 5_000));
-  }
-}
 
 afterAll(async () => {
   if (mocks) await stopPrismMocks(mocks);
@@ -320,7 +292,7 @@ describe.concurrent("a user's TypeScript file", () => {
 
   it('type-checks with moduleResolution node16, compiles, and runs against Prism', { timeout: TSC_TIMEOUT }, async ({ expect }) => {
     await run(process.execPath, [tscBin, '-p', 'tsconfig.node16.json'], project);
-    const { urls } = await liveMocks();
+    const { urls } = mocks!;
     const env = { ...childEnv(), CHANNELS_URL: urls.channels, STREAMS_URL: urls.streams };
     const { stdout } = await run(process.execPath, ['run.mjs'], project, env);
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
