@@ -15,7 +15,7 @@ import {
   waitForWatcherArchive,
   type ChannelsClient,
 } from '../../src/channels/index.js';
-import { channelsClient } from './support/clients.js';
+import { channelsClient, preferring } from './support/clients.js';
 import { describeEveryOperation } from './support/every-operation.js';
 
 describeEveryOperation('channels', channelsClient);
@@ -30,17 +30,7 @@ const operationBody = {
   transactions: [{ to: '0xB8f4CC5179D1c68b54003171CD8D06587731C073', value: '0', data: '0x' }],
 };
 
-/** The same client with a `Prefer` header on every request, so Prism answers one named example. */
-function preferring(prefer: string): ChannelsClient {
-  const client = channelsClient();
-  client.use({
-    onRequest({ request }) {
-      request.headers.set('Prefer', prefer);
-      return request;
-    },
-  });
-  return client;
-}
+const preferringExample = (prefer: string): ChannelsClient => preferring(channelsClient(), prefer);
 
 describe('channels flows against Prism', () => {
   it('lists networks and paginates wallets through the typed client', async () => {
@@ -53,19 +43,14 @@ describe('channels flows against Prism', () => {
   });
 
   it('creates a draft operation, signs it and finalizes it', async () => {
-    const draft = await createOperation(preferring('example=OperationPendingSignature'), CHANNEL, operationBody);
+    const draft = await createOperation(preferringExample('example=OperationPendingSignature'), CHANNEL, operationBody);
     expect(draft.status).toBe('pending_signature');
     const signed: string[] = [];
     const digest = `0x${'d1'.repeat(32)}`;
     // Prism answers the draft for the POST, then the accepted example for the PATCH.
-    const client = channelsClient();
-    client.use({
-      onRequest({ request }) {
-        const example = request.method === 'POST' ? 'OperationPendingSignature' : 'OperationAccepted';
-        request.headers.set('Prefer', `example=${example}`);
-        return request;
-      },
-    });
+    const client = preferring(channelsClient(), (request) =>
+      request.method === 'POST' ? 'example=OperationPendingSignature' : 'example=OperationAccepted',
+    );
     const accepted = await executeWithDraft(client, CHANNEL, operationBody, (d) => {
       signed.push(d.operation_id);
       return { signature: `0x${'11'.repeat(65)}`, digest };
@@ -87,7 +72,7 @@ describe('channels flows against Prism', () => {
   });
 
   it('Prefer: code=404 gives a NOT_FOUND ApiError', async () => {
-    const error = await getOperation(preferring('code=404'), { channel_id: CHANNEL, operation_id: OPERATION }).catch((e) => e);
+    const error = await getOperation(preferringExample('code=404'), { channel_id: CHANNEL, operation_id: OPERATION }).catch((e) => e);
     expect(error).toMatchObject({ status: 404, type: 'NOT_FOUND' });
   });
 
@@ -105,9 +90,9 @@ describe('channels flows against Prism', () => {
 
   it('polls an operation to confirmed and reports a terminal failure', async () => {
     const ref = { channel_id: CHANNEL, operation_id: OPERATION };
-    const confirmed = await waitForOperation(preferring('example=OperationConfirmed'), ref, { intervalMs: 1 });
+    const confirmed = await waitForOperation(preferringExample('example=OperationConfirmed'), ref, { intervalMs: 1 });
     expect(confirmed.status).toBe('confirmed');
-    const failed = await waitForOperation(preferring('example=OperationFailed'), ref, { intervalMs: 1 }).catch((e) => e);
+    const failed = await waitForOperation(preferringExample('example=OperationFailed'), ref, { intervalMs: 1 }).catch((e) => e);
     expect(failed).toBeInstanceOf(PollFailedError);
   });
 
@@ -119,14 +104,14 @@ describe('channels flows against Prism', () => {
     });
     expect(accepted.status).toBe('accepted');
     const ref = { channel_id: CHANNEL, query_id: accepted.query_id };
-    expect((await waitForQuery(preferring('example=QueryCompleted'), ref, { intervalMs: 1 })).status).toBe('completed');
-    await expect(waitForQuery(preferring('example=QueryExpired'), ref, { intervalMs: 1 })).rejects.toBeInstanceOf(PollFailedError);
+    expect((await waitForQuery(preferringExample('example=QueryCompleted'), ref, { intervalMs: 1 })).status).toBe('completed');
+    await expect(waitForQuery(preferringExample('example=QueryExpired'), ref, { intervalMs: 1 })).rejects.toBeInstanceOf(PollFailedError);
   });
 
   it('waits for a watcher archive to settle', async () => {
     const ref = { channel_id: CHANNEL, watcher_id: OPERATION };
-    expect((await waitForWatcherArchive(preferring('example=WatcherArchived'), ref, { intervalMs: 1 })).status).toBe('archived');
-    await expect(waitForWatcherArchive(preferring('example=WatcherArchiveFailed'), ref, { intervalMs: 1 })).rejects.toMatchObject({
+    expect((await waitForWatcherArchive(preferringExample('example=WatcherArchived'), ref, { intervalMs: 1 })).status).toBe('archived');
+    await expect(waitForWatcherArchive(preferringExample('example=WatcherArchiveFailed'), ref, { intervalMs: 1 })).rejects.toMatchObject({
       status: 'archive_failed',
     });
   });

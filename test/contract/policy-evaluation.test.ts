@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, getEvaluation, PollFailedError, requestEvaluation, waitForEvaluation, type EvaluationRequest } from '../../src/policy/index.js';
-import { policyClient } from './support/clients.js';
+import { policyClient, preferring } from './support/clients.js';
 import { describeEveryOperation } from './support/every-operation.js';
 
 describeEveryOperation('policy-evaluation', () => policyClient().evaluation);
@@ -29,16 +29,16 @@ describe('evaluation flow against Prism', () => {
     ['EvaluationError', 'error', PollFailedError],
   ] as const)('waitForEvaluation settles on the %s example', async (example, status, errorClass) => {
     const policy = policyClient();
-    const preferring = { ...policy, evaluation: withPrefer(policy.evaluation, `example=${example}`) };
-    const outcome = await waitForEvaluation(preferring, `0x${'ab'.repeat(32)}`, { intervalMs: 1, timeoutMs: 2_000 }).catch((e) => e);
+    const withExample = { ...policy, evaluation: preferring(policy.evaluation, `example=${example}`) };
+    const outcome = await waitForEvaluation(withExample, `0x${'ab'.repeat(32)}`, { intervalMs: 1, timeoutMs: 2_000 }).catch((e) => e);
     if (errorClass) expect(outcome).toBeInstanceOf(errorClass);
     expect(outcome.status).toBe(status);
   });
 
   it('a stateless mock never leaves evaluating: the wait times out, and says so', async () => {
     const policy = policyClient();
-    const preferring = { ...policy, evaluation: withPrefer(policy.evaluation, 'example=EvaluationEvaluating') };
-    const error = await waitForEvaluation(preferring, `0x${'ab'.repeat(32)}`, { intervalMs: 5, timeoutMs: 50 }).catch((e) => e);
+    const withExample = { ...policy, evaluation: preferring(policy.evaluation, 'example=EvaluationEvaluating') };
+    const error = await waitForEvaluation(withExample, `0x${'ab'.repeat(32)}`, { intervalMs: 5, timeoutMs: 50 }).catch((e) => e);
     expect(error.name).toBe('PollTimeoutError');
     expect(error.lastStatus).toBe('evaluating');
   });
@@ -49,14 +49,3 @@ describe('evaluation flow against Prism', () => {
     expect(error.status).toBe(400);
   });
 });
-
-/** The same client with a `Prefer` header on every request (Prism picks the named example). */
-function withPrefer<C extends { use: (m: import('openapi-fetch').Middleware) => void }>(client: C, prefer: string): C {
-  client.use({
-    onRequest({ request }) {
-      request.headers.set('Prefer', prefer);
-      return request;
-    },
-  });
-  return client;
-}

@@ -1,3 +1,4 @@
+import type { Middleware } from 'openapi-fetch';
 import { inject } from 'vitest';
 import { createChannelsClient } from '../../../src/channels/index.js';
 import { createPolicyClient } from '../../../src/policy/index.js';
@@ -31,3 +32,20 @@ export const policyClient = () =>
     },
     ...noRetry,
   });
+
+/**
+ * The client with a `Prefer` header on every request, so Prism answers the
+ * named example or status: one value for all requests, or one per request.
+ */
+export function preferring<C extends { use(...middleware: Middleware[]): void }>(
+  client: C,
+  prefer: string | ((request: Request) => string),
+): C {
+  client.use({
+    onRequest({ request }) {
+      request.headers.set('Prefer', typeof prefer === 'string' ? prefer : prefer(request));
+      return request;
+    },
+  });
+  return client;
+}
