@@ -61,7 +61,7 @@ interface Sample {
   fullReport: string;
 }
 
-function makeSamples(version: ReportVersion): Sample[] {
+export function makeSamples(version: ReportVersion): Sample[] {
   const random = generator(BigInt(version.slice(1)) * 7919n);
   const id = BigInt(version.slice(1));
   const samples: Sample[] = [];

@@ -3,35 +3,32 @@
  * returns `undefined` for `diagnoseReport` to say what is wrong with it. It
  * makes every check the slow path makes; it only gives up the error message.
  *
- * The string is copied once, as ASCII bytes, into a reused buffer
- * (`TextEncoder.encodeInto`, a native copy), where it is read four hex digits
- * at a time as 32-bit words (SWAR: SIMD within a register). Character i is
- * at byte i + 2, so the 64-digit ABI word at byte offset B of the report is
- * the 16 words from 1 + B / 2.
+ * The string is copied once, as ASCII bytes, and every digit is checked to be
+ * lowercase hex ({@link copyLowercaseHex}: WebAssembly SIMD where the runtime
+ * allows it). The copy is read four hex digits at a time as 32-bit words:
+ * character i is at byte i + 2, so the 64-digit ABI word at byte offset B of
+ * the report is the 16 words from 1 + B / 2.
  *
- * - Checks ({@link checkWords}): a word of free digits must be four lowercase
- *   hex digits (eight integer operations, no branch); a word of fixed digits
- *   (the zero padding of every uintN, the sign extension of every int192, the
- *   canonical offsets and lengths) must equal its expected value, which makes
- *   it hex too. The code is straight-line per kind of field.
+ * - Checks ({@link checkFixedWords}): a word of fixed digits (the zero padding
+ *   of every uintN, the sign extension of every int192, the canonical offsets
+ *   and lengths) must equal its expected value. The code is straight-line per
+ *   kind of field.
  * - Values: eight hex digits become a number in a dozen integer operations;
  *   bigints are made from 64-bit limbs through a BigUint64Array (one
  *   allocation per limb, two limbs joined by a shift and an OR) instead of
  *   parsing `'0x' + slice`, which costs 3–5 times more.
  *
- * Measured on Node 20 (V8 11.3), per V3 report of the benchmark: the copy
- * about 100 ns, the checks 270 ns, the strings and arrays of the outer parts
- * 100 ns, the values and the object 300 ns.
- *
- * Performance notes, each measured: small helpers called once per word are
- * slower than written-out code, because TurboFan stops inlining after about
- * 900 bytes of bytecode per function, so the hot loops are written out; loops
- * over a layout table of runs of different lengths mispredict their exits,
- * so the per-field checks are straight-line code per field type;
- * `String.prototype.startsWith(x, position)` and per-character `charCodeAt`
- * loops cost 2–3 ns per character, so neither is used on the hot path.
+ * Performance notes, each measured on Node 20 (V8 11.3): small helpers called
+ * once per word are slower than written-out code, because TurboFan stops
+ * inlining after about 900 bytes of bytecode per function, so the hot loops
+ * are written out; loops over a layout table of runs of different lengths
+ * mispredict their exits, so the per-field checks are straight-line code per
+ * field type; `String.prototype.startsWith(x, position)` and per-character
+ * `charCodeAt` loops cost 2–3 ns per character, so neither is used on the hot
+ * path.
  */
 import type { DecodedReport, MarketStatus, Ripcord } from './report-decoder.js';
+import { copyLowercaseHex } from './report-hex-copy.js';
 import { BLOB_DATA, feedIdArgumentError, HEAD_BYTES, marketStatusError, ripcordError } from './report-diagnose.js';
 import {
   REPORT_SCHEMAS,
@@ -60,33 +57,7 @@ const wordIndex = (offset: number): number => 1 + offset / 2;
 const W0 = wordIndex(BLOB_DATA);
 
 // ---------------------------------------------------------------------------
-// The working copy
-// ---------------------------------------------------------------------------
-
-let wordsBuffer = new Uint32Array(0);
-let copyTarget = new Uint8Array(0);
-/** Reports up to this size reuse one buffer; longer ones (thousands of signatures) get their own. */
-const RETAINED_BYTES = 1 << 16;
-
-/** Copy `s` (length n) into the word buffer; undefined when it is not all ASCII. */
-function copyOf(s: string, n: number): Uint32Array | undefined {
-  let words = wordsBuffer;
-  let target = copyTarget;
-  if (n + 2 > words.length * 4) {
-    const buffer = new ArrayBuffer((n + 2 + 63) & ~63);
-    words = new Uint32Array(buffer);
-    target = new Uint8Array(buffer, 2);
-    if (buffer.byteLength <= RETAINED_BYTES) {
-      wordsBuffer = words;
-      copyTarget = target;
-    }
-  }
-  const { read, written } = ENCODER.encodeInto(s, target);
-  return read === n && written === n ? words : undefined;
-}
-
-// ---------------------------------------------------------------------------
-// Checks
+// Checks of the fixed words
 // ---------------------------------------------------------------------------
 
 /** The first character (code) of a word. */
@@ -100,33 +71,16 @@ const INT192 = 4;
 const UINT8 = 5;
 
 /**
- * Whether every word is as it must be: from the head to rawRs's length by
- * kind, then the signature arrays, to `end` (exclusive), all hex.
- *
- * Words of free digits must be four lowercase hex digits: for each byte b,
- * bit 7 of b+0x50, b+0x46, b+0x1f and b+0x19 says b ≥ '0', b ≥ ':', b ≥ 'a'
- * and b ≥ 'g', and their XOR has bit 7 set exactly on '0'–'9' and 'a'–'f'
- * (no byte is above 0x7f, so no sum carries into the next byte); `bits`
- * keeps bit 7 of every byte only while all are. Words of fixed digits (zero
- * padding, sign extension, canonical offsets and lengths) must equal their
- * expected value, which makes them hex too; `diff` stays 0 only while all do.
+ * Whether every fixed word is as it must be, from the head to rawRs's length:
+ * the zero padding of every uintN, the sign extension of every int192, the
+ * canonical offsets and lengths. `diff` stays 0 only while all equal their
+ * expected value. (Every digit is already known to be lowercase hex.)
  *
  * Written out word by word: with the test in a helper, V8 stops inlining it
- * after about 900 bytes of bytecode and calls it per word, and a version of
- * this function with small loops per field measured 15% slower overall.
+ * after about 900 bytes of bytecode and calls it per word.
  */
-function checkWords(w: Uint32Array, plan: Plan, end: number): boolean {
-  let bits = -1;
-  let a: number, b: number, c: number, d: number;
-  // reportContext (words 1–48).
-  for (let j = 1; j < 49; j += 4) {
-    a = w[j]!; b = w[j + 1]!; c = w[j + 2]!; d = w[j + 3]!;
-    bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-      ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-      ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-      ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-  }
-  // Offsets of reportBlob, rawRs and rawSs (words 49, 65, 81), rawVs (97), the blob length (113), feedId (129).
+function checkFixedWords(w: Uint32Array, plan: Plan): boolean {
+  // Offsets of reportBlob, rawRs and rawSs (words 49, 65, 81), the blob length (113).
   let diff =
     (w[49]! ^ Z4) | (w[49 + 1]! ^ Z4) | (w[49 + 2]! ^ Z4) | (w[49 + 3]! ^ Z4) |
     (w[49 + 4]! ^ Z4) | (w[49 + 5]! ^ Z4) | (w[49 + 6]! ^ Z4) | (w[49 + 7]! ^ Z4) |
@@ -147,118 +101,52 @@ function checkWords(w: Uint32Array, plan: Plan, end: number): boolean {
     (w[63]! ^ BLOB_OFFSET_LOW[0]!) | (w[64]! ^ BLOB_OFFSET_LOW[1]!) |
     (w[79]! ^ plan.rsOffsetLow1) | (w[80]! ^ plan.rsOffsetLow2) |
     (w[127]! ^ plan.blobLengthLow1) | (w[128]! ^ plan.blobLengthLow2);
-  for (let j = 97; j < 113; j += 4) {
-    a = w[j]!; b = w[j + 1]!; c = w[j + 2]!; d = w[j + 3]!;
-    bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-      ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-      ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-      ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-  }
-  for (let j = 129; j < 145; j += 4) {
-    a = w[j]!; b = w[j + 1]!; c = w[j + 2]!; d = w[j + 3]!;
-    bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-      ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-      ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-      ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-  }
-  a = w[95]!;
-  b = w[96]!;
-  bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) & ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919));
-  // The blob's fields.
+  // The blob's fields after feedId.
   const types = plan.types;
   let j = W0 + 16;
   for (let i = 0; i < types.length; i++, j += 16) {
     switch (types[i]) {
       case UINT32:
         diff |=
-        (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
-        (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
-        (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
-        (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4);
-        a = w[j + 14]!;
-        b = w[j + 15]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) & ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919));
+          (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
+          (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
+          (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
+          (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4);
         break;
       case UINT64:
         diff |=
-        (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
-        (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
-        (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4);
-        a = w[j + 12]!; b = w[j + 13]!; c = w[j + 14]!; d = w[j + 15]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-          ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-          ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-          ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
+          (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
+          (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
+          (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4);
         break;
       case UINT192:
         diff |= (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4);
-        a = w[j + 4]!; b = w[j + 5]!; c = w[j + 6]!; d = w[j + 7]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-          ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-          ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-          ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-        a = w[j + 8]!; b = w[j + 9]!; c = w[j + 10]!; d = w[j + 11]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-          ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-          ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-          ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-        a = w[j + 12]!; b = w[j + 13]!; c = w[j + 14]!; d = w[j + 15]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-          ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-          ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-          ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
         break;
       case INT192: {
         // Sign extension: '0000' under a sign digit below 8, 'ffff' over one from 8 up.
         const pad = firstChar(w[j + 4]!) < 0x38 ? Z4 : F4;
         diff |= (w[j]! ^ pad) | (w[j + 1]! ^ pad) | (w[j + 2]! ^ pad) | (w[j + 3]! ^ pad);
-        a = w[j + 4]!; b = w[j + 5]!; c = w[j + 6]!; d = w[j + 7]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-          ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-          ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-          ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-        a = w[j + 8]!; b = w[j + 9]!; c = w[j + 10]!; d = w[j + 11]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-          ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-          ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-          ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-        a = w[j + 12]!; b = w[j + 13]!; c = w[j + 14]!; d = w[j + 15]!;
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-          ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-          ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-          ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
         break;
       }
       default: {
         // uint8: 62 zero digits, 2 free ones.
-        a = w[j + 15]!;
+        const a = w[j + 15]!;
         diff |=
-        (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
-        (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
-        (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
-        (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4) | (w[j + 14]! ^ Z4) |
-        ((LITTLE_ENDIAN ? a & 0xffff : a >>> 16) ^ 0x3030);
-        bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919));
+          (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
+          (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
+          (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
+          (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4) | (w[j + 14]! ^ Z4) |
+          ((LITTLE_ENDIAN ? a & 0xffff : a >>> 16) ^ 0x3030);
       }
     }
   }
-  // rawRs's length, then the signature arrays.
+  // rawRs's length.
   diff |=
     (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
     (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
     (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
     (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4);
-  a = w[j + 14]!;
-  b = w[j + 15]!;
-  bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) & ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919));
-  for (j += 16; j < end; j += 4) {
-    a = w[j]!; b = w[j + 1]!; c = w[j + 2]!; d = w[j + 3]!;
-    bits &= ((a + 0x50505050) ^ (a + 0x46464646) ^ (a + 0x1f1f1f1f) ^ (a + 0x19191919)) &
-      ((b + 0x50505050) ^ (b + 0x46464646) ^ (b + 0x1f1f1f1f) ^ (b + 0x19191919)) &
-      ((c + 0x50505050) ^ (c + 0x46464646) ^ (c + 0x1f1f1f1f) ^ (c + 0x19191919)) &
-      ((d + 0x50505050) ^ (d + 0x46464646) ^ (d + 0x1f1f1f1f) ^ (d + 0x19191919));
-  }
-  return diff === 0 && (bits & 0x80808080) === (0x80808080 | 0);
+  return diff === 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -549,11 +437,10 @@ export function decodeFast(s: string, feedID: string | undefined): DecodedReport
   const rsOffset = plan.rsOffset;
   const rsAt = 2 + 2 * rsOffset;
   if (n < rsAt + 64 || s.charCodeAt(0) !== 48 || s.charCodeAt(1) !== 120) return undefined;
-  const w = copyOf(s, n);
-  if (w === undefined) return undefined;
+  const w = copyLowercaseHex(s, n);
+  if (w === undefined || !checkFixedWords(w, plan)) return undefined;
 
   const rsWord = wordIndex(rsOffset);
-  if (!checkWords(w, plan, (n + 2) >> 2)) return undefined;
 
   // The shape of the signature arrays.
   const rsCount = hex8(w, rsWord + 14);

@@ -1,7 +1,7 @@
 import { decodeReport as vendorDecodeReport } from '@chainlink/data-streams-sdk';
 import fc from 'fast-check';
 import { decodeAbiParameters, encodeAbiParameters, formatUnits, type AbiParameter, type Hex } from 'viem';
-import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   decodeReport,
   FULL_REPORT_ABI,
@@ -20,6 +20,7 @@ import {
   type ReportField,
   type ReportVersion,
 } from '../../src/streams/report-decoder.js';
+import { useHexCheckEngine } from '../../src/streams/report-hex-copy.js';
 
 // ---------------------------------------------------------------------------
 // Random valid reports, encoded by viem (the reference ABI library)
@@ -152,11 +153,29 @@ function reasonOf(fullReport: unknown, feedID?: unknown): ReportDecodeErrorReaso
 const fieldAt = (i: number): number => 2 + 2 * (256 + 32 * i);
 const replaceAt = (s: string, index: number, text: string): string => s.slice(0, index) + text + s.slice(index + text.length);
 
+/**
+ * Runs a block once per digit-check engine: WebAssembly SIMD (the default)
+ * and the JavaScript check used where WebAssembly cannot run.
+ */
+function describeEachEngine(name: string, body: () => void): void {
+  for (const engine of ['wasm', 'js'] as const) {
+    describe(`${name} [${engine} digit check]`, () => {
+      beforeAll(() => {
+        expect(useHexCheckEngine(engine)).toBe(engine);
+      });
+      afterAll(() => {
+        useHexCheckEngine('wasm');
+      });
+      body();
+    });
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Property tests against the two references
 // ---------------------------------------------------------------------------
 
-describe('decodeReport: random valid reports of every version', () => {
+describeEachEngine('decodeReport: random valid reports of every version', () => {
   for (const version of REPORT_VERSIONS) {
     it(`${version}: equals the values viem encoded, and viem's own decoding`, () => {
       fc.assert(
@@ -184,7 +203,7 @@ describe('decodeReport: random valid reports of every version', () => {
     );
   });
 
-  it('decodes signature arrays of any shape (unequal counts, more than 32 entries)', () => {
+  it('decodes signature arrays of any shape (unequal counts, more than 32 entries, thousands)', () => {
     const ctx: [Hex, Hex, Hex] = [hex32(1n), hex32(2n), hex32(3n)];
     const values: FieldValue[] = [hex32(3n << 240n), 1, 2, 3n, 4n, 5, 6n, -7n, 8n];
     const blob = encodeBlob('V3', values);
@@ -195,6 +214,7 @@ describe('decodeReport: random valid reports of every version', () => {
       [32, 32],
       [33, 33],
       [40, 2],
+      [1100, 1100], // longer than the decoder's retained buffer (64 kB)
     ] as const) {
       const rawRs = Array.from({ length: rs }, (_, i) => hex32(BigInt(i + 100)));
       const rawSs = Array.from({ length: ss }, (_, i) => hex32(BigInt(i + 200)));
@@ -242,7 +262,7 @@ function asVendor(report: DecodedReport): Record<string, unknown> {
   return out;
 }
 
-describe("decodeReport agrees with the vendor's decodeReport", () => {
+describeEachEngine("decodeReport agrees with the vendor's decodeReport", () => {
   for (const version of REPORT_VERSIONS) {
     it(`${version}`, () => {
       fc.assert(
@@ -284,7 +304,7 @@ describe("decodeReport agrees with the vendor's decodeReport", () => {
 // Malformed input: only ReportDecodeError, with the right reason
 // ---------------------------------------------------------------------------
 
-describe('decodeReport: malformed input', () => {
+describeEachEngine('decodeReport: malformed input', () => {
   it('throws only ReportDecodeError on arbitrary input', () => {
     const hexish = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFx g'), maxLength: 2000 });
     fc.assert(
