@@ -2,7 +2,9 @@
  * Reports decoded per second: our fixed-layout `decodeReport` against viem's
  * generic `decodeAbiParameters`, ethers' `AbiCoder` and the vendor's
  * `decodeReport` (`@chainlink/data-streams-sdk`), for V3 (crypto) and V11,
- * the widest schema.
+ * the widest schema. Ours is measured twice: with its WebAssembly scan (the
+ * default) and with the JavaScript scan it falls back to where WebAssembly
+ * may not compile.
  *
  * Inputs: 16 distinct, deterministic reports per version with plausible
  * magnitudes (positive 18-decimal prices, 60-bit fees), each with two
@@ -19,6 +21,7 @@ import { AbiCoder } from 'ethers';
 import { decodeAbiParameters, encodeAbiParameters, type Hex } from 'viem';
 
 import { decodeReport } from '../src/streams/report-decoder.js';
+import { useScanEngine } from '../src/streams/report-scan.js';
 import { FULL_REPORT_ABI, REPORT_SCHEMAS, reportBlobAbi, type ReportVersion } from '../src/streams/report-schemas.js';
 
 export interface DecodeBenchResult {
@@ -103,13 +106,15 @@ export function makeSamples(version: ReportVersion): Sample[] {
 
 type Decoder = (sample: Sample) => unknown;
 
-function decoders(version: ReportVersion): [string, Decoder][] {
+/** A row: its name, the decoder, and for ours the scan engine to use. */
+function decoders(version: ReportVersion): [string, Decoder, ('wasm' | 'js')?][] {
   const blobAbi = reportBlobAbi(version);
   const outerTypes = FULL_REPORT_ABI.map((p) => p.type);
   const blobTypes = blobAbi.map((p) => p.type);
   const coder = AbiCoder.defaultAbiCoder();
   return [
-    [`${version} decodeReport (ours)`, (s) => decodeReport(s.fullReport, s.feedID)],
+    [`${version} decodeReport (ours)`, (s) => decodeReport(s.fullReport, s.feedID), 'wasm'],
+    [`${version} decodeReport (ours, JavaScript scan)`, (s) => decodeReport(s.fullReport, s.feedID), 'js'],
     [
       `${version} decodeAbiParameters (viem)`,
       (s) => decodeAbiParameters(blobAbi, decodeAbiParameters(FULL_REPORT_ABI, s.fullReport as Hex)[1]),
@@ -169,10 +174,12 @@ export async function benchDecode(options: DecodeBenchOptions = {}): Promise<Dec
   const rows: DecodeBenchResult[] = [];
   for (const version of ['V3', 'V11'] as const) {
     const samples = makeSamples(version);
-    for (const [name, decode] of decoders(version)) {
+    for (const [name, decode, engine] of decoders(version)) {
       // Let timers and I/O run between rows.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      if (engine !== undefined && useScanEngine(engine) !== engine) throw new Error(`the ${engine} scan is not available here`);
       rows.push(measure(name, decode, samples, durationMs, warmupMs));
+      useScanEngine('wasm');
     }
   }
   if (sink === 0) throw new Error('benchmark decoded nothing');

@@ -3,16 +3,15 @@
  * returns `undefined` for `diagnoseReport` to say what is wrong with it. It
  * makes every check the slow path makes; it only gives up the error message.
  *
- * The string is copied once, as ASCII bytes, and every digit is checked to be
- * lowercase hex ({@link copyLowercaseHex}: WebAssembly SIMD where the runtime
- * allows it). The copy is read four hex digits at a time as 32-bit words:
- * character i is at byte i + 2, so the 64-digit ABI word at byte offset B of
- * the report is the 16 words from 1 + B / 2.
+ * The string is copied once, as ASCII bytes, and scanned ({@link copyAndScan}:
+ * WebAssembly SIMD where the runtime allows it): every digit must be
+ * lowercase hex, and the zero padding of every uintN and the leading zeros of
+ * every offset and length must be '0'. The copy is then read four hex digits
+ * at a time as 32-bit words: character i is at byte i + 2, so the 64-digit
+ * ABI word at byte offset B of the report is the 16 words from 1 + B / 2.
  *
- * - Checks ({@link checkFixedWords}): a word of fixed digits (the zero padding
- *   of every uintN, the sign extension of every int192, the canonical offsets
- *   and lengths) must equal its expected value. The code is straight-line per
- *   kind of field.
+ * - Checks ({@link checkFixedValues}): the canonical offsets' and lengths'
+ *   values and the sign extension of every int192.
  * - Values: eight hex digits become a number in a dozen integer operations;
  *   bigints are made from 64-bit limbs through a BigUint64Array (one
  *   allocation per limb, two limbs joined by a shift and an OR) instead of
@@ -28,7 +27,7 @@
  * path.
  */
 import type { DecodedReport, MarketStatus, Ripcord } from './report-decoder.js';
-import { copyLowercaseHex } from './report-hex-copy.js';
+import { copyAndScan, type ZeroPrefixes } from './report-scan.js';
 import { BLOB_DATA, feedIdArgumentError, HEAD_BYTES, marketStatusError, ripcordError } from './report-diagnose.js';
 import {
   REPORT_SCHEMAS,
@@ -63,89 +62,23 @@ const W0 = wordIndex(BLOB_DATA);
 /** The first character (code) of a word. */
 const firstChar = (x: number): number => (LITTLE_ENDIAN ? x & 0xff : x >>> 24);
 
-// Types of blob fields after feedId.
-const UINT32 = 1;
-const UINT64 = 2;
-const UINT192 = 3;
-const INT192 = 4;
-const UINT8 = 5;
-
 /**
- * Whether every fixed word is as it must be, from the head to rawRs's length:
- * the zero padding of every uintN, the sign extension of every int192, the
- * canonical offsets and lengths. `diff` stays 0 only while all equal their
- * expected value. (Every digit is already known to be lowercase hex.)
- *
- * Written out word by word: with the test in a helper, V8 stops inlining it
- * after about 900 bytes of bytecode and calls it per word.
+ * Whether the fixed digits the scan does not cover are as they must be: the
+ * last two words of the blob offset, the rawRs offset and the blob length
+ * (their leading zeros are scanned), and the sign extension of every int192:
+ * '0000' under a sign digit below 8, 'ffff' over one from 8 up.
  */
-function checkFixedWords(w: Uint32Array, plan: Plan): boolean {
-  // Offsets of reportBlob, rawRs and rawSs (words 49, 65, 81), the blob length (113).
+function checkFixedValues(w: Uint32Array, plan: Plan): boolean {
   let diff =
-    (w[49]! ^ Z4) | (w[49 + 1]! ^ Z4) | (w[49 + 2]! ^ Z4) | (w[49 + 3]! ^ Z4) |
-    (w[49 + 4]! ^ Z4) | (w[49 + 5]! ^ Z4) | (w[49 + 6]! ^ Z4) | (w[49 + 7]! ^ Z4) |
-    (w[49 + 8]! ^ Z4) | (w[49 + 9]! ^ Z4) | (w[49 + 10]! ^ Z4) | (w[49 + 11]! ^ Z4) |
-    (w[49 + 12]! ^ Z4) | (w[49 + 13]! ^ Z4) |
-    (w[65]! ^ Z4) | (w[65 + 1]! ^ Z4) | (w[65 + 2]! ^ Z4) | (w[65 + 3]! ^ Z4) |
-    (w[65 + 4]! ^ Z4) | (w[65 + 5]! ^ Z4) | (w[65 + 6]! ^ Z4) | (w[65 + 7]! ^ Z4) |
-    (w[65 + 8]! ^ Z4) | (w[65 + 9]! ^ Z4) | (w[65 + 10]! ^ Z4) | (w[65 + 11]! ^ Z4) |
-    (w[65 + 12]! ^ Z4) | (w[65 + 13]! ^ Z4) |
-    (w[81]! ^ Z4) | (w[81 + 1]! ^ Z4) | (w[81 + 2]! ^ Z4) | (w[81 + 3]! ^ Z4) |
-    (w[81 + 4]! ^ Z4) | (w[81 + 5]! ^ Z4) | (w[81 + 6]! ^ Z4) | (w[81 + 7]! ^ Z4) |
-    (w[81 + 8]! ^ Z4) | (w[81 + 9]! ^ Z4) | (w[81 + 10]! ^ Z4) | (w[81 + 11]! ^ Z4) |
-    (w[81 + 12]! ^ Z4) | (w[81 + 13]! ^ Z4) |
-    (w[113]! ^ Z4) | (w[113 + 1]! ^ Z4) | (w[113 + 2]! ^ Z4) | (w[113 + 3]! ^ Z4) |
-    (w[113 + 4]! ^ Z4) | (w[113 + 5]! ^ Z4) | (w[113 + 6]! ^ Z4) | (w[113 + 7]! ^ Z4) |
-    (w[113 + 8]! ^ Z4) | (w[113 + 9]! ^ Z4) | (w[113 + 10]! ^ Z4) | (w[113 + 11]! ^ Z4) |
-    (w[113 + 12]! ^ Z4) | (w[113 + 13]! ^ Z4) |
     (w[63]! ^ BLOB_OFFSET_LOW[0]!) | (w[64]! ^ BLOB_OFFSET_LOW[1]!) |
     (w[79]! ^ plan.rsOffsetLow1) | (w[80]! ^ plan.rsOffsetLow2) |
     (w[127]! ^ plan.blobLengthLow1) | (w[128]! ^ plan.blobLengthLow2);
-  // The blob's fields after feedId.
-  const types = plan.types;
-  let j = W0 + 16;
-  for (let i = 0; i < types.length; i++, j += 16) {
-    switch (types[i]) {
-      case UINT32:
-        diff |=
-          (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
-          (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
-          (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
-          (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4);
-        break;
-      case UINT64:
-        diff |=
-          (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
-          (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
-          (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4);
-        break;
-      case UINT192:
-        diff |= (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4);
-        break;
-      case INT192: {
-        // Sign extension: '0000' under a sign digit below 8, 'ffff' over one from 8 up.
-        const pad = firstChar(w[j + 4]!) < 0x38 ? Z4 : F4;
-        diff |= (w[j]! ^ pad) | (w[j + 1]! ^ pad) | (w[j + 2]! ^ pad) | (w[j + 3]! ^ pad);
-        break;
-      }
-      default: {
-        // uint8: 62 zero digits, 2 free ones.
-        const a = w[j + 15]!;
-        diff |=
-          (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
-          (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
-          (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
-          (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4) | (w[j + 14]! ^ Z4) |
-          ((LITTLE_ENDIAN ? a & 0xffff : a >>> 16) ^ 0x3030);
-      }
-    }
+  const signed = plan.int192Words;
+  for (let i = 0; i < signed.length; i++) {
+    const j = signed[i]!;
+    const pad = firstChar(w[j + 4]!) < 0x38 ? Z4 : F4;
+    diff |= (w[j]! ^ pad) | (w[j + 1]! ^ pad) | (w[j + 2]! ^ pad) | (w[j + 3]! ^ pad);
   }
-  // rawRs's length.
-  diff |=
-    (w[j]! ^ Z4) | (w[j + 1]! ^ Z4) | (w[j + 2]! ^ Z4) | (w[j + 3]! ^ Z4) |
-    (w[j + 4]! ^ Z4) | (w[j + 5]! ^ Z4) | (w[j + 6]! ^ Z4) | (w[j + 7]! ^ Z4) |
-    (w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4) | (w[j + 10]! ^ Z4) | (w[j + 11]! ^ Z4) |
-    (w[j + 12]! ^ Z4) | (w[j + 13]! ^ Z4);
   return diff === 0;
 }
 
@@ -269,8 +202,10 @@ interface Plan {
   readonly rsOffsetLow2: number;
   readonly blobLengthLow1: number;
   readonly blobLengthLow2: number;
-  /** Type of every blob field after feedId. */
-  readonly types: Uint8Array;
+  /** Leading zeros of each ABI word from the head to rawRs's length, for the scan. */
+  readonly zeros: ZeroPrefixes;
+  /** Word index of every int192 field. */
+  readonly int192Words: Uint16Array;
   readonly build: Builder;
 }
 
@@ -281,7 +216,12 @@ function lowWords(value: number): [number, number] {
   return [words[14]!, words[15]!];
 }
 
-const TYPE_CODES = { uint8: UINT8, uint32: UINT32, uint64: UINT64, uint192: UINT192, int192: INT192 } as const;
+/** Leading zero digits of an ABI word holding each type (int192: sign extension, checked apart). */
+const ZERO_DIGITS: Record<ReportFieldType, number> = { bytes32: 0, uint8: 62, uint32: 56, uint64: 48, uint192: 16, int192: 0 };
+/** The head's words: reportContext (3), the offsets of reportBlob, rawRs and rawSs, rawVs, the blob length. */
+const HEAD_ZERO_DIGITS = [0, 0, 0, 56, 56, 56, 0, 56];
+/** An offset's or length's leading zero digits (the value sits in the last eight). */
+const LENGTH_ZERO_DIGITS = 56;
 
 // Blob field i starts at word W0 + 16 * i; the version's own fields from B.
 const B = W0 + 96;
@@ -407,19 +347,31 @@ const BUILDERS: { readonly [V in ReportVersion]: Builder } = {
   }),
 };
 
-function planOf(version: ReportVersion): Plan {
+function planOf(version: ReportVersion, id: number): Plan {
   const fields: readonly ReportField[] = REPORT_SCHEMAS[version];
   const blobLength = 32 * fields.length;
   const rsOffset = BLOB_DATA + blobLength;
   const [rsOffsetLow1, rsOffsetLow2] = lowWords(rsOffset);
   const [blobLengthLow1, blobLengthLow2] = lowWords(blobLength);
-  const types = Uint8Array.from(fields.slice(1), (field) => TYPE_CODES[field.type as Exclude<ReportFieldType, 'bytes32'>]);
-  return { rsOffset, rsOffsetLow1, rsOffsetLow2, blobLengthLow1, blobLengthLow2, types, build: BUILDERS[version] };
+  const counts = [...HEAD_ZERO_DIGITS, ...fields.map((field) => ZERO_DIGITS[field.type]), LENGTH_ZERO_DIGITS];
+  const int192Words = fields.flatMap((field, i) => (field.type === 'int192' ? [W0 + 16 * i] : []));
+  return {
+    rsOffset,
+    rsOffsetLow1,
+    rsOffsetLow2,
+    blobLengthLow1,
+    blobLengthLow2,
+    zeros: { id, counts: Uint8Array.from(counts) },
+    int192Words: Uint16Array.from(int192Words),
+    build: BUILDERS[version],
+  };
 }
 
 /** Plans by the character code of the feed ID's fourth version digit ('2' to 'd'). */
 const PLANS: (Plan | undefined)[] = [];
-for (const version of REPORT_VERSIONS) PLANS[reportVersionId(version).toString(16).charCodeAt(0)] = planOf(version);
+REPORT_VERSIONS.forEach((version, id) => {
+  PLANS[reportVersionId(version).toString(16).charCodeAt(0)] = planOf(version, id);
+});
 
 /** Word index of the offset of rawSs. */
 const SS_OFFSET_WORD = wordIndex(160);
@@ -437,8 +389,8 @@ export function decodeFast(s: string, feedID: string | undefined): DecodedReport
   const rsOffset = plan.rsOffset;
   const rsAt = 2 + 2 * rsOffset;
   if (n < rsAt + 64 || s.charCodeAt(0) !== 48 || s.charCodeAt(1) !== 120) return undefined;
-  const w = copyLowercaseHex(s, n);
-  if (w === undefined || !checkFixedWords(w, plan)) return undefined;
+  const w = copyAndScan(s, n, plan.zeros);
+  if (w === undefined || !checkFixedValues(w, plan)) return undefined;
 
   const rsWord = wordIndex(rsOffset);
 

@@ -3,6 +3,9 @@
 // 127.0.0.1, and called against the Prism mocks (cross-origin, so CORS too).
 // In the browser there is no `node:crypto`, so this exercises the portable
 // HMAC signer end to end; the vendor's test vector is checked in the page.
+// The report decoder scans with WebAssembly there, and under a
+// Content-Security-Policy that forbids compiling WebAssembly it falls back to
+// its JavaScript scan and decodes the same report.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -17,8 +20,10 @@ const root = join(import.meta.dirname, '..', '..');
 const PAGE_SCRIPT = `
 import { createStreamsClient, getLatestReport, stringToSign } from './streams-entry.js';
 import { createChannelsClient, unwrap, ApiError } from './channels-entry.js';
+import { useScanEngine } from './scan-entry.js';
 window.runChecks = async (urls) => {
   const out = {};
+  out.scanEngine = useScanEngine('wasm'); // 'js' where WebAssembly may not compile
   const { createHmacSigner } = await import('./hmac-entry.js');
   out.vector = createHmacSigner('test-secret-please-ignore').sign(stringToSign('GET',
     '/api/v1/reports/latest?feedID=0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782',
@@ -52,6 +57,7 @@ describeWithBrowser('the clients in Chromium', () => {
         'streams-entry': join(root, 'src/streams/index.ts'),
         'channels-entry': join(root, 'src/channels/index.ts'),
         'hmac-entry': join(root, 'src/core/hmac/index.ts'),
+        'scan-entry': join(root, 'src/streams/report-scan.ts'),
       },
       bundle: true,
       format: 'esm',
@@ -63,11 +69,18 @@ describeWithBrowser('the clients in Chromium', () => {
     });
     for (const file of bundled.outputFiles) files.set(file.path.replace('/out', ''), file.text);
     files.set('/page.js', PAGE_SCRIPT);
-    files.set('/', '<!doctype html><title>sdk</title><script type="module" src="/page.js"></script>');
+    const html = '<!doctype html><title>sdk</title><script type="module" src="/page.js"></script>';
+    files.set('/', html);
+    files.set('/csp', html);
     server = createServer((req, res) => {
       const body = files.get(req.url ?? '/');
       if (body === undefined) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html' : 'text/javascript' }).end(body);
+      const page = req.url === '/' || req.url === '/csp';
+      res.writeHead(200, {
+        'content-type': page ? 'text/html' : 'text/javascript',
+        // Scripts from the page's origin only: no 'wasm-unsafe-eval', so no WebAssembly.
+        ...(req.url === '/csp' ? { 'content-security-policy': "script-src 'self'" } : {}),
+      }).end(body);
     });
     await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -81,8 +94,7 @@ describeWithBrowser('the clients in Chromium', () => {
     if (mocks) await stopPrismMocks(mocks);
   });
 
-  it('signs with the portable HMAC, fetches and decodes a report, and maps errors, all in the browser', async () => {
-    expect(files.get('/streams-entry.js')).not.toMatch(/from\s*["']node:/);
+  async function runChecksIn(path: string): Promise<{ result: unknown; consoleErrors: string[]; outside: string[] }> {
     const page = await browser!.newPage();
     const consoleErrors: string[] = [];
     const outside: string[] = [];
@@ -97,19 +109,37 @@ describeWithBrowser('the clients in Chromium', () => {
       }
       return route.continue();
     });
-    await page.goto(`${origin}/`);
+    await page.goto(`${origin}${path}`);
     await page.waitForFunction(() => typeof (window as { runChecks?: unknown }).runChecks === 'function');
     const result = await page.evaluate((urls) => (window as unknown as { runChecks: (u: unknown) => Promise<unknown> }).runChecks(urls), mocks!.urls);
-    expect(result).toEqual({
-      vector: '4bebd6f37f60496dfaf1d79f11011d0203e7473368cf5ef4c55f4dc1e45e8ff1',
-      reportVersion: 'V3',
-      price: expect.stringMatching(/^\d+$/),
-      networks: expect.any(Number),
-      error: '404 NOT_FOUND',
-    });
+    await page.close();
+    return { result, consoleErrors, outside };
+  }
+
+  const expected = (scanEngine: 'wasm' | 'js'): Record<string, unknown> => ({
+    scanEngine,
+    vector: '4bebd6f37f60496dfaf1d79f11011d0203e7473368cf5ef4c55f4dc1e45e8ff1',
+    reportVersion: 'V3',
+    price: expect.stringMatching(/^\d+$/),
+    networks: expect.any(Number),
+    error: '404 NOT_FOUND',
+  });
+
+  it('signs with the portable HMAC, fetches and decodes a report, and maps errors, all in the browser', async () => {
+    expect(files.get('/streams-entry.js')).not.toMatch(/from\s*["']node:/);
+    const { result, consoleErrors, outside } = await runChecksIn('/');
+    expect(result).toEqual(expected('wasm'));
     // A 404 is logged by Chromium as a failed resource load; nothing else may be.
     expect(consoleErrors.filter((text) => !text.includes('404'))).toEqual([]);
     expect(outside).toEqual([]);
-    await page.close();
+  }, 60_000);
+
+  it('decodes the same report under a Content-Security-Policy that forbids WebAssembly', async () => {
+    const plain = await runChecksIn('/');
+    const { result, consoleErrors, outside } = await runChecksIn('/csp');
+    expect(result).toEqual({ ...expected('js'), price: (plain.result as { price: string }).price });
+    // Chromium reports the refused compilation; nothing else may be logged.
+    expect(consoleErrors.filter((text) => !text.includes('404') && !/WebAssembly/i.test(text))).toEqual([]);
+    expect(outside).toEqual([]);
   }, 60_000);
 });

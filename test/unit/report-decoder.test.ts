@@ -20,7 +20,7 @@ import {
   type ReportField,
   type ReportVersion,
 } from '../../src/streams/report-decoder.js';
-import { useHexCheckEngine } from '../../src/streams/report-hex-copy.js';
+import { useScanEngine } from '../../src/streams/report-scan.js';
 
 // ---------------------------------------------------------------------------
 // Random valid reports, encoded by viem (the reference ABI library)
@@ -154,17 +154,17 @@ const fieldAt = (i: number): number => 2 + 2 * (256 + 32 * i);
 const replaceAt = (s: string, index: number, text: string): string => s.slice(0, index) + text + s.slice(index + text.length);
 
 /**
- * Runs a block once per digit-check engine: WebAssembly SIMD (the default)
- * and the JavaScript check used where WebAssembly cannot run.
+ * Runs a block once per scan engine: WebAssembly SIMD (the default)
+ * and the JavaScript scan used where WebAssembly cannot run.
  */
 function describeEachEngine(name: string, body: () => void): void {
   for (const engine of ['wasm', 'js'] as const) {
-    describe(`${name} [${engine} digit check]`, () => {
+    describe(`${name} [${engine} scan]`, () => {
       beforeAll(() => {
-        expect(useHexCheckEngine(engine)).toBe(engine);
+        expect(useScanEngine(engine)).toBe(engine);
       });
       afterAll(() => {
-        useHexCheckEngine('wasm');
+        useScanEngine('wasm');
       });
       body();
     });
