@@ -64,7 +64,7 @@ interface Sample {
   fullReport: string;
 }
 
-export function makeSamples(version: ReportVersion): Sample[] {
+function makeSamples(version: ReportVersion): Sample[] {
   const random = generator(BigInt(version.slice(1)) * 7919n);
   const id = BigInt(version.slice(1));
   const samples: Sample[] = [];
