@@ -19,15 +19,13 @@
  *
  * Performance notes, each measured on Node 20 (V8 11.3): small helpers called
  * once per word are slower than written-out code, because TurboFan stops
- * inlining after about 900 bytes of bytecode per function, so the hot loops
- * are written out; loops over a layout table of runs of different lengths
- * mispredict their exits, so the per-field checks are straight-line code per
- * field type; `String.prototype.startsWith(x, position)` and per-character
- * `charCodeAt` loops cost 2–3 ns per character, so neither is used on the hot
- * path.
+ * inlining after about 900 bytes of bytecode per function;
+ * `String.prototype.startsWith(x, position)` and per-character `charCodeAt`
+ * loops cost 2–3 ns per character, so neither is used on the hot path.
+ * bench/README.md ("Decode") has the stage profile and what was tried.
  */
 import type { DecodedReport, MarketStatus, Ripcord } from './report-decoder.js';
-import { copyAndScan, type ZeroPrefixes } from './report-scan.js';
+import { copyAndScan, LITTLE_ENDIAN, Z4, type ZeroPrefixes } from './report-scan.js';
 import { BLOB_DATA, feedIdArgumentError, HEAD_BYTES, marketStatusError, ripcordError } from './report-diagnose.js';
 import {
   REPORT_SCHEMAS,
@@ -38,12 +36,8 @@ import {
   type ReportVersion,
 } from './report-schemas.js';
 
-/** '0000' as a word, whatever the byte order. */
-const Z4 = 0x30303030;
 /** 'ffff' as a word, whatever the byte order. */
 const F4 = 0x66666666;
-/** Every engine in use is little-endian; checked, not assumed. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const ENCODER = new TextEncoder();
 
 /** String index of the blob's first field (`feedId`). */
