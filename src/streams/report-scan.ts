@@ -27,7 +27,7 @@ import { REPORT_SCAN_WASM_BASE64 } from '../../generated/wasm/report-scan.js';
  * have, from the report's first word; built once per layout.
  */
 export interface ZeroPrefixes {
-  /** Distinct per layout, from 0: where the WebAssembly engine keeps its table. */
+  /** Distinct per layout, from 0: the slot of its table in the WebAssembly engine's cache. */
   readonly id: number;
   /** Per 64-digit word: its count of leading zeros (0 to 64). */
   readonly counts: Uint8Array;
@@ -82,10 +82,11 @@ function lowercaseHexJs(w: Uint32Array, digits: number): boolean {
 }
 
 /**
- * Whether each word's leading digits are '0' as counted. The words are OR-ed
- * together: among hex digits only '0' (0x30) has no bit outside 0x30, so the
- * OR is '0000' exactly when every digit is '0'. Digits past the count in a
- * word's last four are replaced by '0' first.
+ * Whether each word's leading digits are '0' as counted. The 32-bit words
+ * (four digits each) are OR-ed together: among hex digits only '0' (0x30) has
+ * no bit outside 0x30, so the OR is '0000' exactly when every digit is '0'.
+ * When the count is not a multiple of four, the 32-bit word holding the last
+ * fixed digits has its free digits replaced by '0' first.
  */
 function zeroPrefixesJs(w: Uint32Array, zeros: ZeroPrefixes): boolean {
   const counts = zeros.counts;
@@ -139,21 +140,30 @@ function wasmEngine(): ScanEngine | undefined {
     const scan = instance.exports['scan'] as (p: number, n: number, t: number, m: number) => number;
     // Page 0 holds the report, page 1 the tables; the memory never grows, so views stay valid.
     const bytes = new Uint8Array(memory.buffer);
-    /** Table offset per layout id; a table marks each character of the fixed words: 0x00 fixed at '0', 0xff free. */
-    const tables: number[] = [];
+    /**
+     * The tables, a cache by layout id: a table marks each character of a
+     * layout's fixed words, 0x00 fixed at '0', 0xff free. An entry serves only
+     * the layout it was built for; another one with the same id gets its own.
+     */
+    const tables: { zeros: ZeroPrefixes; at: number }[] = [];
     let nextTable = PAGE;
     const tableOf = (zeros: ZeroPrefixes): number => {
-      let at = tables[zeros.id];
-      if (at === undefined) {
-        at = nextTable;
-        if (at + 64 * zeros.counts.length > 2 * PAGE) throw new RangeError('report-scan: no room for another layout table');
-        for (let i = 0, word = at; i < zeros.counts.length; i++, word += 64) {
-          bytes.fill(0x00, word, word + zeros.counts[i]!);
-          bytes.fill(0xff, word + zeros.counts[i]!, word + 64);
-        }
-        tables[zeros.id] = at;
-        nextTable += 64 * zeros.counts.length;
+      const cached = tables[zeros.id];
+      if (cached !== undefined && cached.zeros === zeros) return cached.at;
+      const size = 64 * zeros.counts.length;
+      if (size > PAGE) throw new RangeError(`report-scan: a layout of ${zeros.counts.length} words does not fit a table`);
+      if (nextTable + size > 2 * PAGE) {
+        // Page 1 is full: start the cache over.
+        tables.length = 0;
+        nextTable = PAGE;
       }
+      const at = nextTable;
+      for (let i = 0, word = at; i < zeros.counts.length; i++, word += 64) {
+        bytes.fill(0x00, word, word + zeros.counts[i]!);
+        bytes.fill(0xff, word + zeros.counts[i]!, word + 64);
+      }
+      tables[zeros.id] = { zeros, at };
+      nextTable += size;
       return at;
     };
     const engine: ScanEngine = {
@@ -163,7 +173,7 @@ function wasmEngine(): ScanEngine | undefined {
       target: new Uint8Array(memory.buffer, 2, PAGE - 2),
       scan: (digits, zeros) => scan(4, digits, tableOf(zeros), 64 * zeros.counts.length) === 1,
     };
-    // Prove it on known answers before trusting it, then forget the probe's table.
+    // Prove it on known answers before trusting it.
     const probe: ZeroPrefixes = { id: 0, counts: new Uint8Array([4]) };
     const answers = (s: string): boolean => {
       ENCODER.encodeInto(s, engine.target);
@@ -174,8 +184,6 @@ function wasmEngine(): ScanEngine | undefined {
       answers('0x0000' + digits.slice(4)) &&
       !answers('0x0000' + digits.slice(4, -1) + 'F') &&
       !answers('0x0100' + digits.slice(4));
-    tables.length = 0;
-    nextTable = PAGE;
     return trusted ? engine : undefined;
   } catch {
     return undefined; // no WebAssembly, no SIMD, or code generation refused

@@ -78,6 +78,28 @@ describe.each(['wasm', 'js'] as const)('copyAndScan [%s]', (engine) => {
     expect(copyAndScan(report, report.length, strict)).toBeUndefined();
   });
 
+  it('checks a layout that reuses another layout\'s id against its own counts', () => {
+    useScanEngine(engine);
+    const id = nextId++;
+    const strict: ZeroPrefixes = { id, counts: Uint8Array.from([56]) };
+    const loose: ZeroPrefixes = { id, counts: Uint8Array.from([4]) };
+    const report = '0x0000' + '1'.repeat(60);
+    expect(copyAndScan(report, report.length, strict)).toBeUndefined();
+    expect(copyAndScan(report, report.length, loose)).toBeDefined();
+    expect(copyAndScan(report, report.length, strict)).toBeUndefined();
+  });
+
+  it('keeps answering when the tables fill their page', () => {
+    useScanEngine(engine);
+    const report = '0x' + '0'.repeat(56) + '1'.repeat(8) + '2'.repeat(64 * 22);
+    // 23 words of 64 bytes each: a page holds 44 such tables.
+    for (let i = 0; i < 100; i++) {
+      const counts = new Uint8Array(23);
+      counts[0] = i % 2 === 0 ? 56 : 57;
+      expect(copyAndScan(report, report.length, { id: nextId++, counts }) !== undefined).toBe(i % 2 === 0);
+    }
+  });
+
   it('copies the report so that digit i is byte 4 + i', () => {
     useScanEngine(engine);
     const report = '0x' + 'fedcba9876543210'.repeat(4);
