@@ -179,7 +179,7 @@ export async function benchDecode(options: DecodeBenchOptions = {}): Promise<Dec
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (engine !== undefined && useScanEngine(engine) !== engine) throw new Error(`the ${engine} scan is not available here`);
       rows.push(measure(name, decode, samples, durationMs, warmupMs));
-      useScanEngine('wasm');
+      if (engine === 'js') useScanEngine('wasm'); // back to the default for the rows after
     }
   }
   if (sink === 0) throw new Error('benchmark decoded nothing');
