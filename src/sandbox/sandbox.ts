@@ -1,0 +1,199 @@
+import { createBehaviours } from './behaviours.js';
+import { createClock, type SandboxClock } from './clock.js';
+import type { BehaviourContext, SandboxCredentials } from './context.js';
+import { SandboxUsageError, SandboxViolationError } from './errors.js';
+import { createFaultPlan, type FaultSpec } from './faults.js';
+import { route } from './router.js';
+import {
+  SandboxHttpError,
+  type ApiBehaviour,
+  type SandboxAnswer,
+  type SandboxApi,
+  type SandboxRequest,
+} from './types.js';
+
+/** Checks one answer against its spec; throws (any error) to report a violation. */
+export type AnswerValidator = (answer: {
+  api: SandboxApi;
+  operationId: string;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}) => void;
+
+export interface SandboxOptions {
+  /** Sandbox ms per real ms. Default 1: every flow ends within a few seconds. 0 freezes time; move it with `advance()`. */
+  pace?: number;
+  /** Credentials to accept instead of freshly made ones. */
+  credentials?: Partial<{ [K in keyof SandboxCredentials]: Partial<SandboxCredentials[K]> }>;
+  /** Called with every answer; a throw makes the request fail with SandboxViolationError. */
+  validate?: AnswerValidator;
+}
+
+export interface Violation {
+  api: SandboxApi;
+  operationId: string;
+  status: number;
+  problem: string;
+}
+
+export interface Sandbox {
+  /** A `fetch` that answers requests to each API's default base URL (and to the listener's paths). */
+  fetch(input: Request | URL | string, init?: RequestInit): Promise<Response>;
+  readonly credentials: SandboxCredentials;
+  readonly clock: SandboxClock;
+  /** Moves sandbox time on by `ms`, running every state change that became due. */
+  advance(ms: number): void;
+  /** Injects a fault into the next matching requests. */
+  inject(fault: FaultSpec): void;
+  /** Every answer that broke its spec, and every handler failure, since the last reset. */
+  readonly violations: readonly Violation[];
+  /** Back to the seeded state: data, faults, scheduled changes and violations. */
+  reset(): void;
+  /** Stops everything the sandbox runs. */
+  close(): void;
+  /** Dispatches one request that reached the listener (path prefixes apply). Used by `listen()`. */
+  dispatch(request: Request, local: boolean): Promise<Response>;
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  if (options === null || typeof options !== 'object') throw new SandboxUsageError('createSandbox(): options must be an object');
+  const clock = createClock({ pace: options.pace ?? 1 });
+  const credentials = makeCredentials(options.credentials);
+  const context: BehaviourContext = { clock, credentials, newId: () => crypto.randomUUID() };
+  const behaviours = new Map<SandboxApi, ApiBehaviour>(createBehaviours(context).map((behaviour) => [behaviour.api, behaviour]));
+  const faults = createFaultPlan();
+  const violations: Violation[] = [];
+  let closed = false;
+
+  function answer(behaviour: ApiBehaviour, operationId: string, produce: () => SandboxAnswer): Response {
+    let result: SandboxAnswer;
+    try {
+      result = produce();
+    } catch (error) {
+      if (!(error instanceof SandboxHttpError)) {
+        const problem = `handler failed: ${error instanceof Error ? error.message : String(error)}`;
+        violations.push({ api: behaviour.api, operationId, status: 500, problem });
+        throw new SandboxViolationError(operationId, problem);
+      }
+      result = behaviour.errorAnswer(error);
+    }
+    const headers: Record<string, string> = { ...result.headers };
+    if (result.body !== undefined) headers['content-type'] ??= 'application/json';
+    if (options.validate !== undefined) {
+      try {
+        options.validate({ api: behaviour.api, operationId, status: result.status, headers, body: result.body });
+      } catch (error) {
+        const problem = error instanceof Error ? error.message : String(error);
+        violations.push({ api: behaviour.api, operationId, status: result.status, problem });
+        throw new SandboxViolationError(operationId, problem);
+      }
+    }
+    const text = result.body === undefined ? null : JSON.stringify(result.body);
+    return new Response(text, { status: result.status, headers });
+  }
+
+  async function dispatch(request: Request, local: boolean): Promise<Response> {
+    if (closed) throw new SandboxUsageError('the sandbox is closed');
+    clock.runDue();
+    const found = route(request.method, request.url, local);
+    if (found.kind === 'no_api') {
+      throw new SandboxUsageError(`the sandbox serves no API at ${new URL(request.url).origin}; use a client's default base URL or a listener URL`);
+    }
+    const behaviour = behaviours.get(found.api)!;
+    if (found.kind !== 'matched') {
+      const status = found.kind === 'bad_method' ? 405 : 404;
+      const text = found.kind === 'bad_method' ? `${request.method} is not allowed here` : `no operation at ${found.target}`;
+      return answer(behaviour, '(unrouted)', () => {
+        throw new SandboxHttpError(status, status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED', text);
+      });
+    }
+    const { operationId } = found;
+    const fault = faults.take(operationId, request.method, found.pathTemplate);
+    if (fault?.delayMs !== undefined) await delay(fault.delayMs, request.signal);
+    if (fault?.drop) throw new TypeError('fetch failed', { cause: new Error('sandbox: connection dropped (injected fault)') });
+
+    const bodyText = request.body === null ? '' : await request.text();
+    const auth = behaviour.authenticate({ operationId, method: request.method, target: found.target, headers: request.headers, bodyText });
+    if (typeof auth !== 'string') return answer(behaviour, operationId, () => auth);
+    if (fault?.status !== undefined) {
+      const retryAfter = fault.retryAfter === undefined ? undefined : { 'Retry-After': String(fault.retryAfter) };
+      return answer(behaviour, operationId, () => {
+        throw new SandboxHttpError(fault.status!, 'INJECTED_FAULT', `injected ${fault.status}`, undefined, retryAfter);
+      });
+    }
+    return answer(behaviour, operationId, () => {
+      const sandboxRequest: SandboxRequest = {
+        api: found.api,
+        operationId,
+        method: request.method,
+        pathParams: found.pathParams,
+        query: new URLSearchParams(queryOf(found.target)),
+        headers: request.headers,
+        body: parseBody(bodyText),
+        authenticated: auth === 'ok',
+      };
+      return behaviour.handlers[operationId]!(sandboxRequest);
+    });
+  }
+
+  return {
+    credentials,
+    clock,
+    violations,
+    fetch: (input, init) => dispatch(new Request(input, init), false),
+    dispatch,
+    advance: (ms) => clock.advance(ms),
+    inject: (fault) => faults.add(fault),
+    reset() {
+      clock.clear();
+      faults.clear();
+      violations.length = 0;
+      for (const behaviour of behaviours.values()) behaviour.reset();
+    },
+    close() {
+      closed = true;
+      clock.clear();
+      faults.clear();
+    },
+  };
+}
+
+function makeCredentials(given: SandboxOptions['credentials'] = {}): SandboxCredentials {
+  const secret = () => `sandbox_${crypto.randomUUID().replaceAll('-', '')}`;
+  return {
+    channels: { apiKey: given.channels?.apiKey ?? secret() },
+    streams: { apiKey: given.streams?.apiKey ?? crypto.randomUUID(), apiSecret: given.streams?.apiSecret ?? secret() },
+    policy: { apiKey: given.policy?.apiKey ?? secret() },
+  };
+}
+
+function queryOf(target: string): string {
+  const start = target.indexOf('?');
+  return start < 0 ? '' : target.slice(start + 1);
+}
+
+/** The JSON body; a body that is not JSON is a bad request, answered by the API's own error. */
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SandboxHttpError(400, 'BAD_REQUEST', 'the request body is not valid JSON');
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

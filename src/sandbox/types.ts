@@ -1,0 +1,88 @@
+/**
+ * The contract between the sandbox's core (routing, auth, clock, faults,
+ * validation, listening) and the behaviour of each API. A behaviour is a
+ * table of handlers, one per operationId of its spec, over its own state.
+ */
+
+export type SandboxApi = 'channels' | 'streams' | 'policy-coordinator' | 'policy-evaluation' | 'policy-reporting';
+
+export const SANDBOX_APIS: readonly SandboxApi[] = [
+  'channels',
+  'streams',
+  'policy-coordinator',
+  'policy-evaluation',
+  'policy-reporting',
+];
+
+/** A request as a handler sees it: routed, authenticated, its JSON body parsed. */
+export interface SandboxRequest {
+  readonly api: SandboxApi;
+  readonly operationId: string;
+  readonly method: string;
+  /** Path parameters by name, percent-decoded. */
+  readonly pathParams: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly headers: Headers;
+  /** The parsed JSON body, or `undefined` when the request had none. */
+  readonly body: unknown;
+  /** True when the request carried valid credentials (streams discovery also answers anonymous callers). */
+  readonly authenticated: boolean;
+}
+
+/** What a handler answers; the core turns it into a `Response`. */
+export interface SandboxAnswer {
+  status: number;
+  /** Sent as JSON; omitted for `undefined`. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type OperationHandler = (request: SandboxRequest) => SandboxAnswer;
+
+/** The kinds of refusal the core itself produces, mapped by each API to its own error body. */
+export type CoreRefusal = 'unauthorized' | 'not_found' | 'bad_request' | 'injected';
+
+export interface ApiBehaviour {
+  readonly api: SandboxApi;
+  /** One handler per operationId of the API's spec. */
+  readonly handlers: Readonly<Record<string, OperationHandler>>;
+  /**
+   * Checks the credentials of a request before its handler runs: `'ok'`,
+   * `'anonymous'` (no credentials, and the operation allows that), or the
+   * refusal to send.
+   */
+  authenticate(request: AuthInput): 'ok' | 'anonymous' | SandboxAnswer;
+  /** This API's error body for a refusal of the core or of a handler. */
+  errorAnswer(error: SandboxHttpError): SandboxAnswer;
+  /** Back to the seeded state. */
+  reset(): void;
+}
+
+/** What authentication sees: the raw request target, since a signature covers it byte for byte. */
+export interface AuthInput {
+  readonly operationId: string;
+  readonly method: string;
+  /** Path and query exactly as sent, below the API's mount point (e.g. `/api/v1/reports?feedID=…`). */
+  readonly target: string;
+  readonly headers: Headers;
+  /** The body's text as sent ('' when none). */
+  readonly bodyText: string;
+}
+
+/**
+ * Thrown by a handler (or the core) to refuse a request with the API's own
+ * error body: `type` and `code` are the spec's values (e.g. `NOT_FOUND` /
+ * `WALLET_NOT_FOUND`, or a coordinator `error`), `message` is for people.
+ */
+export class SandboxHttpError extends Error {
+  override name = 'SandboxHttpError';
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly code?: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
