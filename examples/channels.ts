@@ -21,7 +21,7 @@ const channels = createChannelsClient({
 const networks = await unwrap(channels.GET('/networks'));
 console.log('networks:', networks.data.map((n) => `${n.name} (${n.chain_selector})`).join(', '));
 
-for await (const wallet of paginate(channels, '/wallets', { pageSize: 50, maxItems: 5 })) {
+for await (const wallet of paginate(channels, '/wallets', { pageSize: 50, maxItems: 2 })) {
   console.log('wallet:', wallet.name, wallet.address, wallet.status);
 }
 

@@ -50,7 +50,7 @@ const to = new Date();
 const from = new Date(to.getTime() - 7 * 86_400_000);
 for await (const tx of paginateReporting(policy.reporting, '/transactions', {
   params: { query: { from: from.toISOString(), to: to.toISOString() } },
-  maxItems: 5,
+  maxItems: 3,
 })) {
   console.log('transaction:', tx.tx_hash);
 }

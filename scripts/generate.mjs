@@ -100,15 +100,29 @@ async function compileWasm() {
 function operationTable(document) {
   const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
   const rows = [];
+  const emptySuccess = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of methods) {
       const operation = item[method];
-      if (operation) rows.push(`  ${operation.operationId}: { method: '${method.toUpperCase()}', path: '${path}' },`);
+      if (!operation) continue;
+      rows.push(`  ${operation.operationId}: { method: '${method.toUpperCase()}', path: '${path}' },`);
+      if (answersEmptySuccess(document, operation)) emptySuccess.push(`  '${method.toUpperCase()} ${path}',`);
     }
   }
   return (
     `export const API_VERSION = '${document.info.version}';\n\n` +
     `export const operations = {\n${rows.join('\n')}\n} as const;\n\n` +
-    `export type OperationId = keyof typeof operations;\n`
+    `export type OperationId = keyof typeof operations;\n\n` +
+    `/** Operations with a documented 2xx answer other than 204 that has no body (the clients accept an empty body only there). */\n` +
+    `export const EMPTY_SUCCESS: readonly string[] = [${emptySuccess.length === 0 ? '' : `\n${emptySuccess.join('\n')}\n`}];\n`
   );
+}
+
+/** True when a 2xx answer other than 204 of `operation` documents no content. */
+function answersEmptySuccess(document, operation) {
+  return Object.entries(operation.responses ?? {}).some(([status, raw]) => {
+    if (!/^2\d\d$/.test(status) || status === '204') return false;
+    const response = raw.$ref ? raw.$ref.slice(2).split('/').reduce((at, key) => at[key], document) : raw;
+    return response.content === undefined;
+  });
 }

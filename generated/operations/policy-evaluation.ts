@@ -10,3 +10,6 @@ export const operations = {
 } as const;
 
 export type OperationId = keyof typeof operations;
+
+/** Operations with a documented 2xx answer other than 204 that has no body (the clients accept an empty body only there). */
+export const EMPTY_SUCCESS: readonly string[] = [];

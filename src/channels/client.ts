@@ -2,6 +2,7 @@ import type { Client } from 'openapi-fetch';
 import { apiKeyHeader } from '../core/auth.js';
 import { createApiClient, type CommonClientOptions } from '../core/client.js';
 import { ConfigurationError } from '../core/errors.js';
+import { EMPTY_SUCCESS } from '../../generated/operations/channels.js';
 import type { paths } from '../../generated/types/channels.js';
 
 export type { paths as ChannelsPaths, components as ChannelsComponents } from '../../generated/types/channels.js';
@@ -30,6 +31,7 @@ export function createChannelsClient(options: ChannelsClientOptions): ChannelsCl
     baseUrl: CHANNELS_DEFAULT_BASE_URL,
     authHeaders: { Authorization: apiKeyHeader(options.apiKey) },
     dedupKeys: CHANNELS_DEDUP_KEYS,
+    emptySuccess: EMPTY_SUCCESS,
     // Multi-valued filters (e.g. `status`) repeat the key: status=a&status=b.
     querySerializer: { array: { style: 'form', explode: true } },
   });

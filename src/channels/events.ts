@@ -1,4 +1,7 @@
-import { DEFAULT_POLL, PollFailedError, PollTimeoutError, readBefore } from '../core/poll.js';
+import { InvalidResponseBodyError } from '../core/errors.js';
+import { durationOption } from '../core/options.js';
+import { PaginationCycleError } from '../core/paginate.js';
+import { DEFAULT_POLL, intervalOption, PollFailedError, PollTimeoutError, readBefore } from '../core/poll.js';
 import { abortableSleep } from '../core/retry.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
@@ -39,7 +42,8 @@ export interface WaitForEventOptions {
  * kind `type`, and resolves with that event. Instead of polling a resource,
  * this follows the channel's events: one request per interval covers every
  * resource of the channel. `match` may throw to end the wait (e.g. on a
- * failure status).
+ * failure status). A stream whose position does not move forward is a
+ * PaginationCycleError.
  */
 export async function waitForEvent<T extends EventType>(
   channels: ChannelsClient,
@@ -48,12 +52,20 @@ export async function waitForEvent<T extends EventType>(
   match: (event: EventsByType[T]) => boolean,
   options: WaitForEventOptions = {},
 ): Promise<EventsByType[T]> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_POLL.timeoutMs;
-  const intervalMs = options.intervalMs ?? DEFAULT_POLL.intervalMs;
+  const timeoutMs = durationOption('timeoutMs', options.timeoutMs ?? DEFAULT_POLL.timeoutMs);
+  const intervalMs = intervalOption('intervalMs', options.intervalMs ?? DEFAULT_POLL.intervalMs);
   const deadline = Date.now() + timeoutMs;
+  const timeoutError = () => new PollTimeoutError(`waiting for a ${type} event`, timeoutMs, undefined, undefined);
   let position = options.fromOffset;
 
-  for (;;) {
+  for (let read = 0; ; read++) {
+    // Every read after the first waits its interval, whatever the page said
+    // (`has_more` included): a server cannot make this loop spin.
+    if (read > 0) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw timeoutError();
+      await abortableSleep(Math.min(intervalMs, remaining), options.signal);
+    }
     options.signal?.throwIfAborted();
     const query = {
       ...(position === undefined ? {} : { offset: position }),
@@ -63,21 +75,34 @@ export async function waitForEvent<T extends EventType>(
       deadline,
       options.signal,
       (signal) => unwrap(channels.GET('/channels/{channel_id}/events', { params: { path: { channel_id: channelId }, query }, signal })),
-      () => new PollTimeoutError(`waiting for a ${type} event`, timeoutMs, undefined, undefined),
+      timeoutError,
     );
+    const events = eventsOf(page, channelId);
     // Without an offset the page is newest first; walk every page oldest first.
-    const events = [...page.events].sort((a, b) => a.headers.offset - b.headers.offset);
+    events.sort((a, b) => a.headers.offset - b.headers.offset);
     for (const event of events) {
       if (isEventOfType(event, type) && match(event)) return event;
     }
     const last = events.at(-1);
-    if (last !== undefined) position = last.headers.offset + 1;
-    if (page.has_more && last !== undefined) continue;
-
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new PollTimeoutError(`waiting for a ${type} event`, timeoutMs, undefined, undefined);
-    await abortableSleep(Math.min(intervalMs, remaining), options.signal);
+    if (last === undefined) continue;
+    const next = last.headers.offset + 1;
+    if (position !== undefined && !(next > position)) {
+      throw new PaginationCycleError(position, `the events read from offset ${position} end at offset ${last.headers.offset}, so the stream does not move forward`);
+    }
+    position = next;
   }
+}
+
+/** The events of a page, checked for the shape the waits rely on (a cheap check, not full validation). */
+function eventsOf(page: unknown, channelId: string): ChannelEvent[] {
+  const events = (page as { events?: unknown } | null)?.events;
+  const ok =
+    Array.isArray(events) &&
+    events.every((event) => typeof (event as ChannelEvent | null)?.headers?.offset === 'number');
+  if (!ok) {
+    throw new InvalidResponseBodyError(`GET /channels/{channel_id}/events`, `a body that is not a list of events (channel ${channelId})`);
+  }
+  return [...(events as ChannelEvent[])];
 }
 
 type StatusEventType = 'operation.status' | 'query.status' | 'watcher.status';

@@ -1,5 +1,6 @@
 import { SdkError } from '../core/errors.js';
 import { pollUntil, type PollOptions } from '../core/poll.js';
+import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
@@ -53,8 +54,11 @@ export async function createOperation(
   body: CreateOperationBody,
   signal?: AbortSignal,
 ): Promise<Operation> {
-  const created = await unwrap(
-    channels.POST('/channels/{channel_id}/operations', { params: { path: { channel_id: channelId } }, body, signal }),
+  const created = expectBody<Operation | { operation_id: string }>(
+    await unwrap(channels.POST('/channels/{channel_id}/operations', { params: { path: { channel_id: channelId } }, body, signal })),
+    'POST /channels/{channel_id}/operations',
+    'an operation or an operation reference',
+    (value) => typeof value.operation_id === 'string' && value.operation_id !== '' && (!('status' in value) || typeof value.status === 'string'),
   );
   if ('status' in created) return created;
   return getOperation(channels, { channel_id: channelId, operation_id: created.operation_id }, signal);

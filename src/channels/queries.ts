@@ -1,10 +1,12 @@
 import { pollUntil, type PollOptions } from '../core/poll.js';
+import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
 export type Query = ChannelsComponents['schemas']['Query'];
 export type QueryStatus = ChannelsComponents['schemas']['QueryStatus'];
 export type CreateQueryBody = ChannelsComponents['schemas']['CreateQuery'];
+type QueryAccepted = ChannelsComponents['schemas']['QueryAcceptedResponse'];
 
 /**
  * Creates a chain query (answered `202` in `accepted`). `idempotency_key` is
@@ -20,8 +22,11 @@ export async function createQuery(
   signal?: AbortSignal,
 ) {
   const withKey: CreateQueryBody = { ...body, idempotency_key: body.idempotency_key ?? crypto.randomUUID() };
-  const accepted = await unwrap(
-    channels.POST('/channels/{channel_id}/queries', { params: { path: { channel_id: channelId } }, body: withKey, signal }),
+  const accepted = expectBody<QueryAccepted>(
+    await unwrap(channels.POST('/channels/{channel_id}/queries', { params: { path: { channel_id: channelId } }, body: withKey, signal })),
+    'POST /channels/{channel_id}/queries',
+    'an accepted query',
+    (body) => typeof body.query_id === 'string',
   );
   return { ...accepted, idempotency_key: withKey.idempotency_key };
 }

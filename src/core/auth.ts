@@ -9,8 +9,10 @@ export function apiKeyHeader(apiKey: unknown): string {
   if (typeof apiKey !== 'string' || apiKey.trim() === '') {
     throw new ConfigurationError('apiKey', 'expected a non-empty string');
   }
-  if (/\s/.test(apiKey)) {
-    throw new ConfigurationError('apiKey', 'must not contain whitespace');
+  // What a header value may carry, and no spaces: a control character would
+  // otherwise fail later, in a runtime error that quotes the whole key.
+  if (!/^[\x21-\x7E]+$/.test(apiKey)) {
+    throw new ConfigurationError('apiKey', 'must be printable ASCII without spaces or control characters');
   }
   return `Apikey ${apiKey}`;
 }

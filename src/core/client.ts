@@ -1,6 +1,7 @@
 import createClient, { type Client, type ClientOptions as FetchClientOptions, type Middleware } from 'openapi-fetch';
 import type { Authorizer } from './auth.js';
 import { ConfigurationError, type OperationRef } from './errors.js';
+import { baseUrlOption, durationOption, headersOption, headerValueOption } from './options.js';
 import { resolveRetryOptions, type RetryOptions } from './retry.js';
 import { createTransport, type FetchLike } from './transport.js';
 
@@ -10,8 +11,14 @@ export interface CommonClientOptions {
   baseUrl?: string;
   /** A `fetch` to use instead of the global one (tests, proxies, instrumentation). Called as `fetch(request, init?)`. */
   fetch?: FetchLike;
-  /** Time limit of each attempt, in ms. Default 30,000. `0` disables it. */
+  /** Time limit of each attempt, in ms. Default 30,000. `0` or `Infinity` disables it. */
   timeoutMs?: number;
+  /**
+   * Time limit of a whole call, in ms: every attempt, back-off, `Retry-After`
+   * wait and the body. Default 60,000. `0` or `Infinity` disables it. A call
+   * can set its own: `client.GET(path, { ..., deadlineMs })`.
+   */
+  deadlineMs?: number;
   /** Retry policy, or `false` for none. Defaults: see `DEFAULT_RETRY`. */
   retry?: RetryOptions | false;
   /** Sent as `User-Agent` (runtimes that allow it) after the SDK's own product token. */
@@ -21,6 +28,7 @@ export interface CommonClientOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_DEADLINE_MS = 60_000;
 export const SDK_USER_AGENT = 'service-sdk-ts/0.1.0';
 
 /** What an API entry point adds to the common options when it builds its client. */
@@ -33,57 +41,69 @@ export interface ClientSetup {
   /** Body fields that make a POST/PATCH of this API safe to retry. */
   dedupKeys?: readonly string[];
   querySerializer?: FetchClientOptions['querySerializer'];
+  /** `METHOD /path` of operations documented to answer 2xx (not 204) with no body (the generated `EMPTY_SUCCESS`). */
+  emptySuccess?: readonly string[];
+}
+
+/** What `unwrap` needs to know about an answer: its operation, and whether an empty success is documented. */
+export interface AnswerInfo {
+  operation: OperationRef;
+  emptySuccessAllowed: boolean;
 }
 
 /**
- * The operation each non-2xx answer belongs to, so `unwrap` can name it in
- * the ApiError. Keyed by the Response object, so nothing leaks or grows.
+ * The operation of each answer, so `unwrap` can name it in an ApiError or
+ * an InvalidResponseBodyError. Keyed by the Response object, so nothing
+ * leaks or grows.
  */
-const failedOperations = new WeakMap<Response, OperationRef>();
+const answers = new WeakMap<Response, AnswerInfo>();
 
-const recordFailedOperation: Middleware = {
-  onResponse({ request, response, schemaPath }) {
-    if (!response.ok) failedOperations.set(response, { method: request.method, path: schemaPath });
-    return undefined;
-  },
-};
+function recordAnswers(emptySuccess: ReadonlySet<string>): Middleware {
+  return {
+    onResponse({ request, response, schemaPath }) {
+      const operation = { method: request.method, path: schemaPath };
+      answers.set(response, { operation, emptySuccessAllowed: emptySuccess.has(`${request.method} ${schemaPath}`) });
+      return undefined;
+    },
+  };
+}
 
-export function operationOfResponse(response: Response): OperationRef | undefined {
-  return failedOperations.get(response);
+export function answerInfo(response: Response): AnswerInfo | undefined {
+  return answers.get(response);
 }
 
 export function createApiClient<Paths extends {}>(options: CommonClientOptions, setup: ClientSetup): Client<Paths> {
-  const baseUrl = options.baseUrl ?? setup.baseUrl;
-  if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(baseUrl)) {
-    throw new ConfigurationError('baseUrl', 'expected an absolute http(s) URL');
-  }
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
-    throw new ConfigurationError('timeoutMs', 'expected a number of milliseconds >= 0');
-  }
+  const baseUrl = baseUrlOption(options.baseUrl ?? setup.baseUrl);
+  const timeoutMs = durationOption('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const deadlineMs = durationOption('deadlineMs', options.deadlineMs ?? DEFAULT_DEADLINE_MS);
   const baseFetch = options.fetch ?? ((input: Request, init?: RequestInit) => globalThis.fetch(input, init));
   if (typeof baseFetch !== 'function') throw new ConfigurationError('fetch', 'expected a function');
-  let retry;
-  try {
-    retry = resolveRetryOptions(options.retry);
-  } catch (error) {
-    throw new ConfigurationError('retry', (error as Error).message);
+  const retry = resolveRetryOptions(options.retry);
+  const headers = headersOption(options.headers);
+  if (options.userAgent !== undefined && typeof options.userAgent !== 'string') {
+    throw new ConfigurationError('userAgent', 'expected a string');
   }
+  const userAgent = headerValueOption('userAgent', options.userAgent ? `${SDK_USER_AGENT} ${options.userAgent}` : SDK_USER_AGENT);
 
   const transport = createTransport({
     fetch: baseFetch,
     retry,
-    timeoutMs: timeoutMs === 0 ? undefined : timeoutMs,
+    timeoutMs: noLimit(timeoutMs),
+    deadlineMs: noLimit(deadlineMs),
     authorize: setup.authorize,
     dedupKeys: setup.dedupKeys ?? [],
   });
-  const userAgent = options.userAgent ? `${SDK_USER_AGENT} ${options.userAgent}` : SDK_USER_AGENT;
   const client = createClient<Paths>({
     baseUrl,
     fetch: transport,
-    headers: { ...options.headers, 'User-Agent': userAgent, ...setup.authHeaders },
+    headers: { ...headers, 'User-Agent': userAgent, ...setup.authHeaders },
     ...(setup.querySerializer ? { querySerializer: setup.querySerializer } : {}),
   });
-  client.use(recordFailedOperation);
+  client.use(recordAnswers(new Set(setup.emptySuccess)));
   return client;
+}
+
+/** `0` and `Infinity` both mean no limit. */
+function noLimit(ms: number): number | undefined {
+  return ms === 0 || ms === Number.POSITIVE_INFINITY ? undefined : ms;
 }

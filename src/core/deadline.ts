@@ -1,3 +1,5 @@
+import { startTimer } from './timer.js';
+
 /** A signal that aborts when a caller's signal does or when time runs out; `clear()` releases both. */
 export interface Deadline {
   signal: AbortSignal;
@@ -18,15 +20,15 @@ export function deadlineAfter(callerSignal: AbortSignal | undefined, ms: number,
   const onCallerAbort = () => controller.abort(callerSignal?.reason);
   if (callerSignal?.aborted) onCallerAbort();
   else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  const timer = setTimeout(() => {
+  const cancelTimer = startTimer(() => {
     timedOut = true;
     controller.abort(reason());
-  }, Math.max(0, ms));
+  }, ms);
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
     clear() {
-      clearTimeout(timer);
+      cancelTimer();
       callerSignal?.removeEventListener('abort', onCallerAbort);
     },
   };

@@ -10,13 +10,13 @@ export class SdkError extends Error {
   override name = 'SdkError';
 }
 
-/** A client option is missing or malformed; thrown at construction. */
+/** A client option (thrown at construction) or a call option (thrown by the call) is missing or malformed. */
 export class ConfigurationError extends SdkError {
   override name = 'ConfigurationError';
   /** The option that was wrong, e.g. `apiKey`. */
   readonly option: string;
   constructor(option: string, problem: string) {
-    super(`Invalid client option \`${option}\`: ${problem}`);
+    super(`Invalid option \`${option}\`: ${problem}`);
     this.option = option;
   }
 }
@@ -79,15 +79,57 @@ export class ApiConnectionError extends SdkError {
   }
 }
 
-/** An attempt ran longer than `timeoutMs`, after every retry. */
+/**
+ * The call ran out of time: one attempt exceeded `timeoutMs` (after every
+ * retry), or the whole call, retries and waits included, exceeded
+ * `deadlineMs` (`kind` says which).
+ */
 export class ApiTimeoutError extends SdkError {
   override name = 'ApiTimeoutError';
   readonly operation: OperationRef;
   readonly timeoutMs: number;
-  constructor(operation: OperationRef, timeoutMs: number) {
-    super(`${operation.method} ${operation.path} timed out after ${timeoutMs} ms`);
+  readonly kind: 'attempt' | 'deadline';
+  constructor(operation: OperationRef, timeoutMs: number, kind: 'attempt' | 'deadline' = 'attempt') {
+    const what = kind === 'attempt' ? 'timed out after' : 'exceeded its deadline of';
+    super(`${operation.method} ${operation.path} ${what} ${timeoutMs} ms`);
     this.operation = operation;
     this.timeoutMs = timeoutMs;
+    this.kind = kind;
+  }
+}
+
+/**
+ * The service answered with a redirect the SDK does not follow: one to
+ * another origin (credentials, signatures and bodies never leave the
+ * origin they were meant for), too many hops, or one it cannot read.
+ * `location` is the target without any user info, query or fragment.
+ */
+export class UnexpectedRedirectError extends SdkError {
+  override name = 'UnexpectedRedirectError';
+  readonly operation: OperationRef;
+  readonly status: number;
+  readonly location: string | undefined;
+  constructor(operation: OperationRef, status: number, location: string | undefined, problem: string) {
+    super(`${operation.method} ${operation.path} answered ${status}: ${problem}${location === undefined ? '' : ` (location ${location})`}`);
+    this.operation = operation;
+    this.status = status;
+    this.location = location;
+  }
+}
+
+/**
+ * A successful answer whose body is not what the spec documents: not JSON
+ * (e.g. an HTML page with status 200), empty where content is documented,
+ * or JSON of another shape than the operation's. A cheap shape check, not
+ * full validation.
+ */
+export class InvalidResponseBodyError extends SdkError {
+  override name = 'InvalidResponseBodyError';
+  /** The operation, e.g. `GET /api/v1/reports/latest`, when known. */
+  readonly operation: string | undefined;
+  constructor(operation: string | undefined, problem: string, options?: { cause?: unknown }) {
+    super(`${operation === undefined ? 'the service' : operation} answered 2xx with ${problem}`, options);
+    this.operation = operation;
   }
 }
 

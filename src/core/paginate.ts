@@ -1,14 +1,26 @@
 import { SdkError } from './errors.js';
 
-/** The service answered a page whose "next" cursor is the one just read: following it would loop forever. */
+/**
+ * The service's pages stopped making progress, so following them would loop
+ * forever: a page that repeats the previous one, a position that does not
+ * move forward, or a page token already followed in this walk.
+ */
 export class PaginationCycleError extends SdkError {
   override name = 'PaginationCycleError';
   readonly cursor: unknown;
-  constructor(cursor: unknown) {
-    super(`pagination stopped: the service gave the cursor ${JSON.stringify(cursor)} as the next page of itself`);
+  constructor(cursor: unknown, problem: string) {
+    super(`pagination stopped at cursor ${describeCursor(cursor)}: ${problem}`);
     this.cursor = cursor;
   }
 }
+
+function describeCursor(cursor: unknown): string {
+  if (typeof cursor === 'string') return JSON.stringify(cursor.length > 60 ? `${cursor.slice(0, 60)}…` : cursor);
+  return String(cursor);
+}
+
+/** Page tokens remembered to catch a cycle (A → B → A): a window, so memory stays bounded on endless walks. */
+const TOKEN_WINDOW = 1_000;
 
 /** Options of every paginator. */
 export interface PageOptions {
@@ -41,19 +53,49 @@ export async function* walkPages<Page, Item, Cursor>(
   if (!(maxItems >= 0)) throw new RangeError('maxItems must be a number >= 0');
   let yielded = 0;
   let cursor: Cursor | undefined = walk.first;
+  let previousItems: ReadonlySet<string> | undefined;
+  const recentTokens = new Set<string>();
   while (cursor !== undefined && yielded < maxItems) {
     options.signal?.throwIfAborted();
     const page = await walk.fetchPage(cursor);
     const items = walk.itemsOf(page);
+    const keys = new Set(items.map(itemKey));
+    if (items.length > 0 && previousItems !== undefined && [...keys].every((key) => previousItems!.has(key))) {
+      throw new PaginationCycleError(cursor, 'the service answered the previous page again');
+    }
+    previousItems = keys;
     for (const item of items) {
       if (yielded >= maxItems) return;
       yield item;
       yielded++;
     }
+    if (yielded >= maxItems) return;
     const next: Cursor | undefined = items.length === 0 ? undefined : walk.nextCursor(page, cursor, items);
-    if (next !== undefined && next === cursor) throw new PaginationCycleError(cursor);
+    if (next !== undefined) checkProgress(cursor, next, recentTokens);
     cursor = next;
   }
+}
+
+/** A numeric position (offset, page, time) must move forward; a token must not come back. */
+function checkProgress(cursor: unknown, next: unknown, recentTokens: Set<string>): void {
+  if (typeof next === 'number' && typeof cursor === 'number' && !(next > cursor)) {
+    throw new PaginationCycleError(cursor, `the next position ${next} is not past the current one`);
+  }
+  if (typeof next === 'string') {
+    if (next === cursor || recentTokens.has(next)) throw new PaginationCycleError(cursor, 'the service gave a page token already followed');
+    recentTokens.add(next);
+    if (recentTokens.size > TOKEN_WINDOW) recentTokens.delete(recentTokens.values().next().value as string);
+  }
+}
+
+/** Decoded reports hold bigints, which JSON cannot write by itself. */
+function bigintAsText(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? `${value}n` : value;
+}
+
+/** An item's identity for the repeat check: its JSON (list items carry their IDs, so equal JSON is the same item). */
+function itemKey(item: unknown): string {
+  return typeof item === 'object' && item !== null ? JSON.stringify(item, bigintAsText) : String(item);
 }
 
 /** Collects an async iterable into an array (mind `maxItems` on large lists). */

@@ -1,4 +1,5 @@
 import type { Client } from 'openapi-fetch';
+import { expectBody } from './shape.js';
 import { unwrap } from './unwrap.js';
 import { walkPages } from './paginate.js';
 
@@ -52,10 +53,10 @@ export const pageTokenPaging: PagingStrategy<string | null> = {
 };
 
 /** The items of a list answer: its `data` array, or else its one array-valued property. */
-function itemsOf(page: Record<string, unknown>): readonly unknown[] {
+function itemsOf(page: Record<string, unknown>): readonly unknown[] | undefined {
   if (Array.isArray(page.data)) return page.data;
   for (const value of Object.values(page)) if (Array.isArray(value)) return value;
-  return [];
+  return undefined;
 }
 
 interface LooseInit {
@@ -83,13 +84,13 @@ export function paginateWith<Cursor>(
     {
       first: strategy.first,
       fetchPage: async (cursor) =>
-        (await unwrap(
-          get(path, {
-            params: { ...params, query: { ...params.query, ...strategy.query(cursor, pageSize) } },
-            signal,
-          }),
-        )) as Record<string, unknown>,
-      itemsOf,
+        expectBody<Record<string, unknown>>(
+          await unwrap(get(path, { params: { ...params, query: { ...params.query, ...strategy.query(cursor, pageSize) } }, signal })),
+          `GET ${path}`,
+          'a page of items',
+          (page) => itemsOf(page) !== undefined,
+        ),
+      itemsOf: (page) => itemsOf(page)!,
       nextCursor: (page, cursor, items) => strategy.next(page, cursor, items),
     },
     init,

@@ -1,6 +1,8 @@
 import { deadlineAfter } from './deadline.js';
 import { abortableSleep } from './retry.js';
-import { SdkError } from './errors.js';
+import { ConfigurationError, InvalidResponseBodyError, SdkError } from './errors.js';
+import { isRecord } from './shape.js';
+import { describe, durationOption } from './options.js';
 
 export interface PollOptions<S extends string> {
   /** First wait between two reads, in ms. Default 1,000. */
@@ -9,7 +11,7 @@ export interface PollOptions<S extends string> {
   backoff?: number;
   /** Longest wait between two reads, in ms. Default 10,000. */
   maxIntervalMs?: number;
-  /** Give up after this many ms in all. Default 300,000 (5 minutes). */
+  /** Give up after this many ms in all. Default 300,000 (5 minutes); `Infinity` waits without limit. */
   timeoutMs?: number;
   /** Stops the wait at once (rejects with the signal's reason). */
   signal?: AbortSignal;
@@ -61,10 +63,13 @@ export interface PollSpec<R, S extends string> {
  * every asynchronous flow of every API uses this one loop.
  */
 export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, options: PollOptions<S> = {}): Promise<R> {
-  const intervalMs = options.intervalMs ?? DEFAULT_POLL.intervalMs;
+  const intervalMs = intervalOption('intervalMs', options.intervalMs ?? DEFAULT_POLL.intervalMs);
+  const maxIntervalMs = intervalOption('maxIntervalMs', options.maxIntervalMs ?? DEFAULT_POLL.maxIntervalMs);
+  const timeoutMs = durationOption('timeoutMs', options.timeoutMs ?? DEFAULT_POLL.timeoutMs);
   const backoff = options.backoff ?? DEFAULT_POLL.backoff;
-  const maxIntervalMs = options.maxIntervalMs ?? DEFAULT_POLL.maxIntervalMs;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_POLL.timeoutMs;
+  if (typeof backoff !== 'number' || !(backoff >= 1) || !Number.isFinite(backoff)) {
+    throw new ConfigurationError('backoff', `expected a finite number >= 1, got ${describe(backoff)}`);
+  }
   const deadline = Date.now() + timeoutMs;
   let wait = intervalMs;
   let previous: S | undefined;
@@ -73,7 +78,8 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
   for (;;) {
     options.signal?.throwIfAborted();
     last = await readBefore(deadline, options.signal, spec.read, () => new PollTimeoutError(spec.what, timeoutMs, previous, last));
-    const status = spec.statusOf(last);
+    const status = isRecord(last) ? spec.statusOf(last) : undefined;
+    if (typeof status !== 'string') throw new InvalidResponseBodyError(undefined, `a body without a status while waiting for ${spec.what}`);
     if (status !== previous) {
       options.onStatus?.(status, previous);
       previous = status;
@@ -86,6 +92,13 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
     await abortableSleep(Math.min(wait, remaining), options.signal);
     wait = Math.min(maxIntervalMs, wait * backoff);
   }
+}
+
+/** The wait between two reads: a finite duration (a read must come eventually). */
+export function intervalOption(option: string, value: unknown): number {
+  const ms = durationOption(option, value);
+  if (!Number.isFinite(ms)) throw new ConfigurationError(option, 'expected a finite number of milliseconds');
+  return ms;
 }
 
 /**

@@ -1,7 +1,15 @@
 // What every entry point exports besides its own client and helpers: the
 // error classes, the retry defaults, `unwrap` and `collect`. One list, so a
 // new shared export reaches every entry at once.
-export { ApiError, ApiConnectionError, ApiTimeoutError, ConfigurationError, SdkError, isApiError } from './errors.js';
+export {
+  ApiError,
+  ApiConnectionError,
+  ApiTimeoutError,
+  ConfigurationError,
+  SdkError,
+  UnexpectedRedirectError,
+  isApiError,
+} from './errors.js';
 export { PollFailedError, PollTimeoutError, type PollOptions } from './poll.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { unwrap, InvalidResponseBodyError } from './unwrap.js';

@@ -1,3 +1,7 @@
+import { ConfigurationError } from './errors.js';
+import { describe } from './options.js';
+import { startTimer } from './timer.js';
+
 /**
  * Retry policy: which answers are worth another attempt, and how long to wait.
  * Exponential backoff with full jitter (a uniformly random delay between 0 and
@@ -14,7 +18,8 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /**
    * Longest `Retry-After` the SDK will wait, in ms. Default 60,000. A longer
-   * one is not waited out: the 429/503 is returned to the caller.
+   * one (or one beyond the call's `deadlineMs`) is not waited out: the
+   * 429/503 is returned to the caller.
    */
   maxRetryAfterMs?: number;
 }
@@ -60,13 +65,36 @@ export function isSafeToRetry(method: string, bodyText: string | undefined, dedu
   });
 }
 
-export function resolveRetryOptions(retry: RetryOptions | false | undefined): ResolvedRetryOptions {
+/** Most retries a client may ask for: more only hammers a failing service. */
+const MAX_RETRIES = 10;
+
+/**
+ * The retry settings of a client: `undefined` (the defaults), `false` (no
+ * retries) or an object of known settings. Anything else, an unknown
+ * setting or a fractional count included, is a ConfigurationError: a typo
+ * must not silently become the defaults.
+ */
+export function resolveRetryOptions(retry: unknown): ResolvedRetryOptions {
+  if (retry === undefined) return DEFAULT_RETRY;
   if (retry === false) return { ...DEFAULT_RETRY, retries: 0 };
-  const resolved = { ...DEFAULT_RETRY, ...retry };
-  for (const key of Object.keys(DEFAULT_RETRY) as (keyof ResolvedRetryOptions)[]) {
+  if (retry === null || typeof retry !== 'object' || Array.isArray(retry)) {
+    throw new ConfigurationError('retry', `expected an object of retry settings, or false for none; got ${describe(retry)}`);
+  }
+  const known = Object.keys(DEFAULT_RETRY);
+  for (const key of Object.keys(retry)) {
+    if (!known.includes(key)) throw new ConfigurationError('retry', `unknown setting \`${key.slice(0, 40)}\` (known: ${known.join(', ')})`);
+  }
+  const resolved = { ...DEFAULT_RETRY, ...(retry as RetryOptions) };
+  const { retries } = resolved;
+  if (typeof retries !== 'number' || !Number.isInteger(retries) || retries < 0 || retries > MAX_RETRIES) {
+    throw new ConfigurationError('retry', `retries: expected a whole number from 0 to ${MAX_RETRIES}, got ${describe(retries)}`);
+  }
+  for (const key of ['baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
     const value = resolved[key];
-    if (!Number.isFinite(value) || value < 0) {
-      throw new RangeError(`retry.${key} must be a finite number >= 0, got ${String(value)}`);
+    const finiteNeeded = key === 'baseDelayMs';
+    if (typeof value !== 'number' || Number.isNaN(value) || value < 0 || (finiteNeeded && !Number.isFinite(value))) {
+      const expected = finiteNeeded ? 'a finite number of ms >= 0' : 'a number of ms >= 0 (or Infinity for no limit)';
+      throw new ConfigurationError('retry', `${key}: expected ${expected}, got ${describe(value)}`);
     }
   }
   return resolved;
@@ -105,10 +133,10 @@ export function abortableSleep(ms: number, signal: AbortSignal | undefined): Pro
       return;
     }
     const onAbort = () => {
-      clearTimeout(timer);
+      cancel();
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
+    const cancel = startTimer(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);

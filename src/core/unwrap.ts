@@ -1,6 +1,8 @@
+import { answerInfo } from './client.js';
 import { apiErrorFromBody } from './error-body.js';
-import { SdkError } from './errors.js';
-import { operationOfResponse } from './client.js';
+import { InvalidResponseBodyError } from './errors.js';
+
+export { InvalidResponseBodyError } from './errors.js';
 
 /** The `{ data, error, response }` every openapi-fetch call resolves to. */
 export interface FetchResult {
@@ -16,6 +18,8 @@ export type DataOf<R extends FetchResult> = Exclude<R['data'], undefined>;
  * Turns an openapi-fetch result into its data, or throws an ApiError naming
  * the operation, status, type and code. For callers who prefer exceptions;
  * the plain `{ data, error, response }` stays available on every client.
+ * A 2xx answer whose body is not JSON, or is empty where the spec documents
+ * content, is an InvalidResponseBodyError.
  */
 export async function unwrap<R extends FetchResult>(result: R | Promise<R>): Promise<DataOf<R>> {
   let settled: R;
@@ -23,21 +27,17 @@ export async function unwrap<R extends FetchResult>(result: R | Promise<R>): Pro
     settled = await result;
   } catch (error) {
     // openapi-fetch parses a 2xx body itself; a body that is not JSON surfaces here.
-    if (error instanceof SyntaxError) throw new InvalidResponseBodyError(error);
+    if (error instanceof SyntaxError) throw new InvalidResponseBodyError(undefined, 'a body that is not valid JSON', { cause: error });
     throw error;
   }
-  if (settled.response.ok) return settled.data as DataOf<R>;
-  const operation = operationOfResponse(settled.response) ?? {
-    method: '?',
-    path: new URL(settled.response.url || 'http://unknown/').pathname,
-  };
-  throw apiErrorFromBody(settled.response, settled.error, operation);
-}
-
-/** A successful answer whose body is not the JSON the spec documents (e.g. an HTML page with status 200). */
-export class InvalidResponseBodyError extends SdkError {
-  override name = 'InvalidResponseBodyError';
-  constructor(cause: SyntaxError) {
-    super('the service answered 2xx with a body that is not valid JSON', { cause });
+  const { response } = settled;
+  const info = answerInfo(response);
+  if (response.ok) {
+    if (settled.data === undefined && response.status !== 204 && info?.emptySuccessAllowed !== true) {
+      throw new InvalidResponseBodyError(info && `${info.operation.method} ${info.operation.path}`, 'an empty body where the spec documents content');
+    }
+    return settled.data as DataOf<R>;
   }
+  const operation = info?.operation ?? { method: '?', path: new URL(response.url || 'http://unknown/').pathname };
+  throw apiErrorFromBody(response, settled.error, operation);
 }

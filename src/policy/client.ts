@@ -1,7 +1,11 @@
 import type { Client } from 'openapi-fetch';
 import { apiKeyHeader } from '../core/auth.js';
 import { createApiClient, type CommonClientOptions } from '../core/client.js';
+import { baseUrlOption } from '../core/options.js';
 import { ConfigurationError } from '../core/errors.js';
+import { EMPTY_SUCCESS as COORDINATOR_EMPTY_SUCCESS } from '../../generated/operations/policy-coordinator.js';
+import { EMPTY_SUCCESS as EVALUATION_EMPTY_SUCCESS } from '../../generated/operations/policy-evaluation.js';
+import { EMPTY_SUCCESS as REPORTING_EMPTY_SUCCESS } from '../../generated/operations/policy-reporting.js';
 import type { paths as CoordinatorPaths } from '../../generated/types/policy-coordinator.js';
 import type { paths as EvaluationPaths } from '../../generated/types/policy-evaluation.js';
 import type { paths as ReportingPaths } from '../../generated/types/policy-reporting.js';
@@ -39,19 +43,24 @@ export const EVALUATION_DEDUP_KEYS = ['unique_evaluation_id'] as const;
 export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
   if (options === null || typeof options !== 'object') throw new ConfigurationError('options', 'expected an object');
   const authHeaders = { Authorization: apiKeyHeader(options.apiKey) };
-  const host = (options.baseUrl ?? POLICY_DEFAULT_HOST).replace(/\/+$/, '');
+  const host = baseUrlOption(options.baseUrl ?? POLICY_DEFAULT_HOST).replace(/\/+$/, '');
   const { baseUrls = {}, ...common } = options;
   const base = (api: keyof NonNullable<PolicyClientOptions['baseUrls']>, suffix: string) => ({
     ...common,
     baseUrl: baseUrls[api] ?? `${host}${suffix}`,
   });
   return {
-    coordinator: createApiClient<CoordinatorPaths>(base('coordinator', '/v1'), { baseUrl: host, authHeaders }),
+    coordinator: createApiClient<CoordinatorPaths>(base('coordinator', '/v1'), { baseUrl: host, authHeaders, emptySuccess: COORDINATOR_EMPTY_SUCCESS }),
     evaluation: createApiClient<EvaluationPaths>(base('evaluation', '/v1/evaluation'), {
       baseUrl: host,
       authHeaders,
       dedupKeys: EVALUATION_DEDUP_KEYS,
+      emptySuccess: EVALUATION_EMPTY_SUCCESS,
     }),
-    reporting: createApiClient<ReportingPaths>(base('reporting', '/v1/reporting'), { baseUrl: host, authHeaders }),
+    reporting: createApiClient<ReportingPaths>(base('reporting', '/v1/reporting'), {
+      baseUrl: host,
+      authHeaders,
+      emptySuccess: REPORTING_EMPTY_SUCCESS,
+    }),
   };
 }

@@ -1,4 +1,5 @@
 import { pollUntil, type PollOptions } from '../core/poll.js';
+import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { components } from '../../generated/types/policy-evaluation.js';
 import type { PolicyClient } from './client.js';
@@ -15,8 +16,9 @@ export const EVALUATION_TERMINAL_STATUSES: readonly EvaluationStatus[] = ['ready
  * deduplication key, so the SDK may retry this POST safely; resending the
  * same id returns the same evaluation.
  */
-export function requestEvaluation(policy: PolicyClient, request: EvaluationRequest, signal?: AbortSignal) {
-  return unwrap(policy.evaluation.POST('/evaluate', { body: request, signal }));
+export async function requestEvaluation(policy: PolicyClient, request: EvaluationRequest, signal?: AbortSignal) {
+  const accepted = await unwrap(policy.evaluation.POST('/evaluate', { body: request, signal }));
+  return expectBody<typeof accepted>(accepted, 'POST /evaluate', 'an evaluation with its permit_id', (body) => typeof body.permit_id === 'string');
 }
 
 /** Reads an evaluation by its permit ID. */

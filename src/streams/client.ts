@@ -2,6 +2,7 @@ import type { Client } from 'openapi-fetch';
 import { hmacAuthorizer } from '../core/auth.js';
 import { createApiClient, type CommonClientOptions } from '../core/client.js';
 import { ConfigurationError } from '../core/errors.js';
+import { EMPTY_SUCCESS } from '../../generated/operations/streams.js';
 import type { paths } from '../../generated/types/streams.js';
 
 export type { paths as StreamsPaths, components as StreamsComponents } from '../../generated/types/streams.js';
@@ -40,6 +41,7 @@ export function createStreamsClient(options: StreamsClientOptions = {}): Streams
   const anonymous = apiKey === undefined && apiSecret === undefined;
   return createApiClient<paths>(options, {
     baseUrl: STREAMS_BASE_URLS[network],
+    emptySuccess: EMPTY_SUCCESS,
     ...(anonymous ? {} : { authorize: hmacAuthorizer({ apiKey: apiKey as string, apiSecret: apiSecret as string }) }),
     // `feedIDs` travels as one comma-separated value, not as repeated keys.
     querySerializer: { array: { style: 'form', explode: false } },

@@ -24,6 +24,16 @@ export type ReportDecodeErrorReason =
   | 'invalid_market_status'
   | 'invalid_ripcord';
 
+/** Longest message a ReportDecodeError carries: a hostile input can be megabytes long. */
+const MAX_MESSAGE = 300;
+
+/** A value as an error message may show it: short strings quoted, long ones cut, other types by kind. */
+export function quoteInput(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
+}
+
 /** The only error `decodeReport` throws. */
 export class ReportDecodeError extends Error {
   override readonly name = 'ReportDecodeError';
@@ -35,11 +45,8 @@ export class ReportDecodeError extends Error {
   readonly offset: number | undefined;
 
   constructor(reason: ReportDecodeErrorReason, message: string, field?: string, offset?: number) {
-    super(
-      field === undefined
-        ? message
-        : `${field}${offset === undefined ? '' : ` (byte ${offset})`}: ${message}`,
-    );
+    const full = field === undefined ? message : `${field}${offset === undefined ? '' : ` (byte ${offset})`}: ${message}`;
+    super(full.length > MAX_MESSAGE ? `${full.slice(0, MAX_MESSAGE)}…` : full);
     this.reason = reason;
     this.field = field;
     this.offset = offset;

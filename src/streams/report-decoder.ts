@@ -19,7 +19,7 @@
  *
  * Anything else throws a {@link ReportDecodeError}, and nothing else is thrown.
  */
-import { ReportDecodeError } from './report-decode-error.js';
+import { quoteInput, ReportDecodeError } from './report-decode-error.js';
 import { diagnoseReport, unknownVersionError } from './report-diagnose.js';
 import { decodeFast } from './report-fast.js';
 import { REPORT_VERSIONS, type ReportVersion } from './report-schemas.js';
@@ -238,7 +238,7 @@ export function decodeReport(fullReport: string, feedID?: string): DecodedReport
  */
 export function reportVersionOf(feedID: string): ReportVersion {
   if (typeof feedID !== 'string' || !FEED_ID.test(feedID)) {
-    throw new ReportDecodeError('invalid_feed_id', `${JSON.stringify(feedID)} is not a 32-byte 0x-hex feed ID`);
+    throw new ReportDecodeError('invalid_feed_id', `${quoteInput(feedID)} is not a 32-byte 0x-hex feed ID`);
   }
   const version = REPORT_VERSIONS[Number.parseInt(feedID.slice(2, 6), 16) - 2];
   if (version === undefined) throw unknownVersionError(feedID.toLowerCase());

@@ -10,7 +10,7 @@
  * the version), then the blob's length, the signature arrays, and the blob's
  * fields in order.
  */
-import { ReportDecodeError } from './report-decode-error.js';
+import { quoteInput, ReportDecodeError } from './report-decode-error.js';
 import { REPORT_SCHEMAS, REPORT_VERSIONS, type ReportFieldType } from './report-schemas.js';
 
 /** Outer head: 3 context words, 3 offsets, rawVs. */
@@ -47,7 +47,7 @@ export function unknownVersionError(feedId: string): ReportDecodeError {
 /** `null` when `feedID` is the feed `feedId` (lowercase), else the error to throw. */
 export function feedIdArgumentError(feedID: unknown, feedId: string): ReportDecodeError | null {
   if (typeof feedID !== 'string' || !FEED_ID.test(feedID)) {
-    return new ReportDecodeError('invalid_feed_id', `feedID argument ${JSON.stringify(feedID)} is not a 32-byte 0x-hex string`);
+    return new ReportDecodeError('invalid_feed_id', `feedID argument ${quoteInput(feedID)} is not a 32-byte 0x-hex string`);
   }
   const wanted = feedID.toLowerCase();
   return wanted === feedId

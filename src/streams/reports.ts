@@ -1,3 +1,4 @@
+import { expectBody, isArrayOf, isRecord } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import { walkPages, type PageOptions } from '../core/paginate.js';
 import type { components, operations } from '../../generated/types/streams.js';
@@ -29,6 +30,19 @@ export function withDecoded(report: Report): ReportWithDecoded {
   return { ...report, decoded: decodeReport(report.fullReport, report.feedID) };
 }
 
+/** What the helpers rely on in a report: its blob and feed ID as strings, its times as numbers. */
+function isReport(value: Record<string, unknown>): boolean {
+  return (
+    typeof value.fullReport === 'string' &&
+    typeof value.feedID === 'string' &&
+    typeof value.observationsTimestamp === 'number' &&
+    typeof value.validFromTimestamp === 'number'
+  );
+}
+
+const hasReport = (body: Record<string, unknown>) => isRecord(body.report) && isReport(body.report);
+const hasReports = (body: Record<string, unknown>) => isArrayOf(body.reports, isReport);
+
 function maybeDecode<O extends ReportOptions | undefined>(report: Report, options: O | undefined): ReportOf<O> {
   return (options?.decode ? withDecoded(report) : report) as ReportOf<O>;
 }
@@ -39,8 +53,11 @@ export async function getLatestReport<O extends ReportOptions | undefined = unde
   feedID: string,
   options?: O,
 ): Promise<ReportOf<O>> {
-  const data = await unwrap(
-    client.GET('/api/v1/reports/latest', { params: { query: { feedID } }, signal: options?.signal }),
+  const data = expectBody<{ report: Report }>(
+    await unwrap(client.GET('/api/v1/reports/latest', { params: { query: { feedID } }, signal: options?.signal })),
+    'GET /api/v1/reports/latest',
+    'a report',
+    hasReport,
   );
   return maybeDecode<O>(data.report, options);
 }
@@ -52,8 +69,11 @@ export async function getReportAtTimestamp<O extends ReportOptions | undefined =
   timestamp: number,
   options?: O,
 ): Promise<ReportOf<O>> {
-  const data = await unwrap(
-    client.GET('/api/v1/reports', { params: { query: { feedID, timestamp } }, signal: options?.signal }),
+  const data = expectBody<{ report: Report }>(
+    await unwrap(client.GET('/api/v1/reports', { params: { query: { feedID, timestamp } }, signal: options?.signal })),
+    'GET /api/v1/reports',
+    'a report',
+    hasReport,
   );
   return maybeDecode<O>(data.report, options);
 }
@@ -77,11 +97,12 @@ export async function getBulkReports<O extends ReportOptions | undefined = undef
   timestamp: number,
   options?: O,
 ): Promise<BulkReports<ReportOf<O>>> {
-  const result = await client.GET('/api/v1/reports/bulk', {
+  const pending = client.GET('/api/v1/reports/bulk', {
     params: { query: { feedIDs: [...feedIDs], timestamp } },
     signal: options?.signal,
   });
-  const data = await unwrap(result);
+  const data = expectBody<{ reports: Report[] }>(await unwrap(pending), 'GET /api/v1/reports/bulk', 'a list of reports', hasReports);
+  const result = await pending;
   const present = new Set(data.reports.map((report) => report.feedID.toLowerCase()));
   const missingFeedIDs = feedIDs.filter((id) => !present.has(id.toLowerCase()));
   return {
@@ -98,7 +119,12 @@ export async function getReportsPage<O extends ReportOptions | undefined = undef
   query: { feedID: string; startTimestamp: number; limit?: number },
   options?: O,
 ): Promise<ReportOf<O>[]> {
-  const data = await unwrap(client.GET('/api/v1/reports/page', { params: { query }, signal: options?.signal }));
+  const data = expectBody<{ reports: Report[] }>(
+    await unwrap(client.GET('/api/v1/reports/page', { params: { query }, signal: options?.signal })),
+    'GET /api/v1/reports/page',
+    'a list of reports',
+    hasReports,
+  );
   return data.reports.map((report) => maybeDecode<O>(report, options));
 }
 
@@ -147,6 +173,11 @@ export async function listStreams(
   filters: DiscoveryFilters = {},
   options: { signal?: AbortSignal } = {},
 ): Promise<Stream[]> {
-  const data = await unwrap(client.GET('/api/v1/discovery', { params: { query: filters }, signal: options.signal }));
+  const data = expectBody<{ feeds: Stream[] }>(
+    await unwrap(client.GET('/api/v1/discovery', { params: { query: filters }, signal: options.signal })),
+    'GET /api/v1/discovery',
+    'a list of streams',
+    (body) => isArrayOf(body.feeds, (feed) => typeof feed.feedID === 'string'),
+  );
   return data.feeds;
 }

@@ -9,6 +9,7 @@ import {
   getReportsPage,
   listStreams,
   paginateReports,
+  PaginationCycleError,
 } from '../../src/streams/index.js';
 import { prismUrl, streamsClient, TEST_HMAC_KEY, TEST_HMAC_SECRET } from './support/clients.js';
 import { describeEveryOperation } from './support/every-operation.js';
@@ -47,7 +48,13 @@ describe('streams helpers against Prism', () => {
   });
 
   it('the paged iterator runs end to end', async () => {
-    const reports = await collect(paginateReports(streamsClient(), { feedID: ETH, from: 1700000000, maxItems: 5 }));
+    // The stateless mock answers the same example page whatever startTimestamp asks: the
+    // iterator yields it once, then refuses a next page that does not move forward.
+    const reports: { feedID: string }[] = [];
+    const error = await (async () => {
+      for await (const report of paginateReports(streamsClient(), { feedID: ETH, from: 1700000000, maxItems: 50 })) reports.push(report);
+    })().catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationCycleError);
     expect(reports.length).toBeGreaterThan(0);
     for (const report of reports) expect(report.feedID).toBe(ETH);
   });

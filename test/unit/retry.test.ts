@@ -38,7 +38,7 @@ describe('resolveRetryOptions', () => {
     expect(resolveRetryOptions(false).retries).toBe(0);
   });
   it('names a bad value', () => {
-    expect(() => resolveRetryOptions({ baseDelayMs: -1 })).toThrow('retry.baseDelayMs');
-    expect(() => resolveRetryOptions({ retries: Number.NaN })).toThrow('retry.retries');
+    expect(() => resolveRetryOptions({ baseDelayMs: -1 })).toThrow('baseDelayMs');
+    expect(() => resolveRetryOptions({ retries: Number.NaN })).toThrow('retries:');
   });
 });
