@@ -96,6 +96,8 @@ export function createApiClient<Paths extends {}>(options: CommonClientOptions, 
   const client = createClient<Paths>({
     baseUrl,
     fetch: transport,
+    // The transport follows redirects itself, within the origin only.
+    redirect: 'manual',
     headers: { ...headers, 'User-Agent': userAgent, ...setup.authHeaders },
     ...(setup.querySerializer ? { querySerializer: setup.querySerializer } : {}),
   });

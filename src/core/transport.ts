@@ -153,7 +153,11 @@ async function sendFollowingRedirects(
   authorize: Authorizer | undefined,
   operation: () => OperationRef,
 ): Promise<Response> {
-  const attemptInit: RequestInit = signal === undefined ? { ...init, redirect: 'manual' } : { ...init, signal, redirect: 'manual' };
+  // The clients build every Request with `redirect: 'manual'` already, which
+  // spares an init object (undici copies the Request when it gets one).
+  const redirect = request.redirect === 'manual' ? undefined : ({ redirect: 'manual' } as const);
+  const attemptInit: RequestInit | undefined =
+    signal === undefined ? (redirect === undefined ? init : { ...init, ...redirect }) : { ...init, signal, ...redirect };
   let url = request.url;
   let method = request.method;
   let sentBody = body;
@@ -166,7 +170,7 @@ async function sendFollowingRedirects(
         ? sentBody === undefined
           ? request
           : new Request(request, { body: sentBody })
-        : new Request(url, { method, headers, body: sentBody, signal: request.signal });
+        : new Request(url, { method, headers, body: sentBody, signal: request.signal, redirect: 'manual' });
     const response = await send(hopRequest, attemptInit);
     if (response.type === 'opaqueredirect') {
       throw new UnexpectedRedirectError(operation(), response.status, undefined, 'a redirect this runtime does not let the SDK inspect, so it is not followed');

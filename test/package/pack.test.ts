@@ -278,7 +278,7 @@ describe('the packed tarball', () => {
     const { stdout } = await run('npm', ['ls', '--all', '--json'], project);
     const tree = JSON.parse(stdout);
     expect(Object.keys(tree.dependencies)).toEqual([PKG]);
-    expect(Object.keys(tree.dependencies[PKG].dependencies ?? {}).sort()).toEqual(['@noble/hashes', 'openapi-fetch']);
+    expect(Object.keys(tree.dependencies[PKG].dependencies ?? {}).sort()).toEqual(['@noble/hashes', 'openapi-fetch', 'ws']);
   });
 });
 
