@@ -23,11 +23,19 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'sandbox', include: ['test/sandbox/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'package', include: ['test/package/**/*.test.ts'] },
       },
       {
         extends: true,
         test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 120_000 },
+      },
+      {
+        extends: true,
+        test: { name: 'runtimes', include: ['test/runtimes/**/*.test.ts'], testTimeout: 120_000 },
       },
       {
         extends: true,

@@ -16,14 +16,19 @@
 //     variable) turns it off, so its two URLs are swapped for inline SVG data
 //     URIs after the build (see BADGE_URLS). The build fails if they are not
 //     found, so a Redocly upgrade that changes the badge is noticed here.
+// Each page is built from its bundle without the maintainer notes
+// (`x-decision`, see scripts/lib/maintainer-notes.mjs): Redoc embeds the whole
+// document in the page, and those notes are not for readers.
 // test/browser/docs.test.ts opens every page in Chromium and fails on any
 // request that leaves 127.0.0.1.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { withoutMaintainerNotes } from './lib/maintainer-notes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -65,6 +70,8 @@ if (missing.length > 0) {
 
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
+const sourceDir = mkdtempSync(join(tmpdir(), 'build-docs-'));
+process.on('exit', () => rmSync(sourceDir, { recursive: true, force: true }));
 
 const entries = [];
 for (const api of apis) {
@@ -72,7 +79,9 @@ for (const api of apis) {
   const bundle = bundlePath(api);
   const document = parse(readFileSync(bundle, 'utf8'));
   const output = join(outDir, `${api}.html`);
-  runRedocly(['build-docs', bundle, '--output', output, '--inlineBundle']);
+  const source = join(sourceDir, `${api}.yaml`);
+  writeFileSync(source, withoutMaintainerNotes(readFileSync(bundle, 'utf8')));
+  runRedocly(['build-docs', source, '--output', output, '--inlineBundle']);
   inlineBadge(output);
   entries.push({ api, file: `${api}.html`, info: document.info ?? {}, sha256: sha256(readFileSync(bundle)) });
   console.log(`built ${relative(root, output)} (${Math.round(performance.now() - started)} ms)`);

@@ -9,11 +9,12 @@
  *   openapi/streams/components/examples/BulkReportsPartial.yaml
  *   openapi/streams/components/examples/ReportsPage.yaml
  *
- * Each `fullReport` is the ABI encoding, by viem, of
- * `(bytes32[3] reportContext, bytes reportBlob, bytes32[] rawRs, bytes32[] rawSs, bytes32 rawVs)`
- * around a V3 blob. The signature words and the context are plausible but
- * made up (deterministic hashes): the reports decode, they do not verify
- * onchain. No randomness and no clock: rerunning writes identical files.
+ * Each `fullReport` is a V3 report encoded by the SDK's own report encoder
+ * (src/streams/report-encoder.ts, the one the sandbox serves reports with),
+ * then read back by viem as an independent check. The signature words and the
+ * context are plausible but made up (deterministic hashes): the reports
+ * decode, they do not verify onchain. No randomness and no clock: rerunning
+ * writes identical files.
  *
  * Usage: node scripts/encode-report-examples.mjs
  */
@@ -21,32 +22,18 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeAbiParameters, encodeAbiParameters } from 'viem';
+import { tsImport } from 'tsx/esm/api';
+import { decodeAbiParameters } from 'viem';
+
+// The encoder and the layouts are TypeScript modules of the package; tsx loads them here without a build.
+const { encodeReport } = await tsImport('../src/streams/report-encoder.ts', import.meta.url);
+const { FULL_REPORT_ABI, reportBlobAbi } = await tsImport('../src/streams/report-schemas.ts', import.meta.url);
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'streams', 'components', 'examples');
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
-
-// The layouts (as in src/streams/report-schemas.ts).
-const FULL_REPORT_ABI = [
-  { name: 'reportContext', type: 'bytes32[3]' },
-  { name: 'reportBlob', type: 'bytes' },
-  { name: 'rawRs', type: 'bytes32[]' },
-  { name: 'rawSs', type: 'bytes32[]' },
-  { name: 'rawVs', type: 'bytes32' },
-];
-const V3_ABI = [
-  { name: 'feedId', type: 'bytes32' },
-  { name: 'validFromTimestamp', type: 'uint32' },
-  { name: 'observationsTimestamp', type: 'uint32' },
-  { name: 'nativeFee', type: 'uint192' },
-  { name: 'linkFee', type: 'uint192' },
-  { name: 'expiresAt', type: 'uint32' },
-  { name: 'price', type: 'int192' },
-  { name: 'bid', type: 'int192' },
-  { name: 'ask', type: 'int192' },
-];
+const V3_ABI = reportBlobAbi('V3');
 
 const E18 = 10n ** 18n;
 /** A decimal string as an 18-decimal integer, exactly. */
@@ -68,27 +55,28 @@ const HALF_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd036414
  * day later, with verification fees of about 0.08 USD.
  */
 function v3Report(feedID, t, price, bid, ask) {
-  const blob = encodeAbiParameters(V3_ABI, [
-    feedID,
-    t - 1,
-    t,
-    28_000_000_000_000n, // nativeFee: 0.000028 ETH (wei)
-    5_600_000_000_000_000n, // linkFee: 0.0056 LINK (juels)
-    t + 86_400,
-    scaled(price),
-    scaled(bid),
-    scaled(ask),
-  ]);
   const label = `${feedID}:${t}`;
   const epochAndRound = BigInt(0x4f5693) * 256n + BigInt(t - 1_699_999_000); // epoch in the high bytes, round in the last
   const s = BigInt(`0x${sha256(`s:${label}`)}`) % HALF_N;
-  const fullReport = encodeAbiParameters(FULL_REPORT_ABI, [
-    [CONFIG_DIGEST, word(epochAndRound.toString(16)), word(sha256(`extra hash:${label}`))],
-    blob,
-    [word(sha256(`r:${label}`))],
-    [word(s.toString(16))],
-    word('01'.padEnd(64, '0')), // v of the one signature, in the first byte
-  ]);
+  const fullReport = encodeReport(
+    {
+      feedId: feedID,
+      validFromTimestamp: t - 1,
+      observationsTimestamp: t,
+      nativeFee: 28_000_000_000_000n, // 0.000028 ETH (wei)
+      linkFee: 5_600_000_000_000_000n, // 0.0056 LINK (juels)
+      expiresAt: t + 86_400,
+      price: scaled(price),
+      bid: scaled(bid),
+      ask: scaled(ask),
+    },
+    {
+      reportContext: [CONFIG_DIGEST, word(epochAndRound.toString(16)), word(sha256(`extra hash:${label}`))],
+      rawRs: [word(sha256(`r:${label}`))],
+      rawSs: [word(s.toString(16))],
+      rawVs: word('01'.padEnd(64, '0')), // v of the one signature, in the first byte
+    },
+  );
   // Round trip through viem's decoder, as a check of the script itself.
   const [, decodedBlob] = decodeAbiParameters(FULL_REPORT_ABI, fullReport);
   const decoded = decodeAbiParameters(V3_ABI, decodedBlob);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes one CHANGELOG.md section per API whose spec changed since its base
-// (by default the newest `<api>@<version>` tag, else HEAD): version, date,
+// (by default its release file openapi/releases/<api>.yaml): version, date,
 // and one line per change under Breaking / Dangerous / Deprecated / Removed /
 // Added / Changed. Run after bumping info.version; a section for the same
 // API and version is replaced, so it can be re-run.

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Lists, per API, every change between the bundle at a base and the current
-// bundle (generated/openapi/<api>.yaml), as a client sees it.
+// Lists, per API, every change between a base and the current bundle
+// (generated/openapi/<api>.yaml), as a client sees it.
 //
 //   npm run spec:diff -- [--base <git-ref>] [--format text|json|markdown] [--api <name>]
 //
-// Default base: the API's newest release tag `<api>@<version>`, else HEAD.
+// Default base: the API's committed release file, openapi/releases/<api>.yaml;
+// with --base, the bundle committed at that ref.
 // Changes are rated by `redocly diff` plus our rules (lib/spec-diff/classify.mjs).
 import { compareAll, parseArgs } from './lib/spec-diff/compare.mjs';
 import { formatMarkdown, formatText } from './lib/spec-diff/format.mjs';

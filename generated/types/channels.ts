@@ -11,12 +11,8 @@ export interface paths {
         };
         /**
          * Check that the service is up
-         * @description Liveness check. It needs no API key (`security: []`).
-         *
-         *     Decision: the published description lists only `200`; `429` and `500`
-         *     are documented, as on every API's health check, because the rate
-         *     limiting in front of the service may apply to anonymous calls too and
-         *     any request can meet a failure.
+         * @description Liveness check. It needs no API key (`security: []`). It may also
+         *     answer `429` (rate limited) or `500`.
          */
         get: operations["getHealthCheck"];
         put?: never;
@@ -37,8 +33,8 @@ export interface paths {
         /**
          * List the supported networks
          * @description The blockchain networks the service supports, discovered at runtime:
-         *     read them here rather than hard-coding chain selectors. Decision: no
-         *     paging parameters are published, so the whole list comes in one answer.
+         *     read them here rather than hard-coding chain selectors. The whole list
+         *     comes in one answer.
          */
         get: operations["listNetworks"];
         put?: never;
@@ -380,9 +376,6 @@ export interface paths {
          *     A concurrent change to the same operation is refused with
          *     `409 RESOURCE_VERSION_CONFLICT`: read it again and decide. The answer is
          *     the updated operation.
-         *
-         *     Decision: the published description lists no `500` here; it is
-         *     documented, with `429`, as on every authenticated operation.
          */
         patch: operations["finalizeOrCancelOperation"];
         trace?: never;
@@ -447,10 +440,10 @@ export interface paths {
          *
          *     Pagination uses a time cursor: the `created.*` parameters bound the
          *     events' creation time (Unix seconds, the `payload.timestamp` of each
-         *     event). Decision: the order of results is not published; to walk further
-         *     back, search again with `created.lte` set to the oldest timestamp of
-         *     the page and drop the events already seen (several events can share one
-         *     second). `offset` is a stream position as on the poll endpoint.
+         *     event). To walk further back, search again with `created.lte` set to the
+         *     oldest timestamp of the page and drop the events already seen (several
+         *     events can share one second). `offset` is a stream position as on the
+         *     poll endpoint.
          */
         get: operations["searchChannelEvents"];
         put?: never;
@@ -499,17 +492,12 @@ export interface components {
             status: string;
         };
         /**
-         * @description The house error body, written once and used by every API whose service
-         *     answers errors as `{type, code, message}` (channels) and by the report API,
-         *     whose service publishes no error body.
+         * @description The error body `{type, code?, message}` of the channels API and the report
+         *     API.
          *
-         *     Decision: the report API uses the same shape, so that one error class
-         *     serves both.
-         *
-         *     `type` is the category, `code` narrows it
-         *     where the service names a reason, `message` is for humans and may change
-         *     between releases: branch on `type` and `code`, never on `message`.
-         *     Services omit `code` on many errors, so it stays optional.
+         *     `type` is the category, `code` narrows it where the service names a
+         *     reason (many errors carry no `code`), `message` is for humans and may
+         *     change between releases: branch on `type` and `code`, never on `message`.
          *
          *     The shape is shared; the categories (`type` values) are per API, so each
          *     API documents its own. Channels answers `401` and `429` with its own
@@ -562,26 +550,24 @@ export interface components {
          *       operations and cannot be archived again.
          *     - `CHAIN_UNAVAILABLE`: the chain cannot take a new wallet right now.
          *
-         *     Decision: the service sends no code on `VALIDATION_ERROR`, `INTERNAL_ERROR` and
-         *     `ORGANIZATION_NOT_FOUND` errors, and on some `NOT_FOUND` and `CONFLICT`
-         *     errors (for example an unknown event, or a channel that still has active
-         *     watchers): `code` stays optional.
+         *     Errors of type `VALIDATION_ERROR`, `INTERNAL_ERROR` and
+         *     `ORGANIZATION_NOT_FOUND` carry no code, and neither do some `NOT_FOUND` and
+         *     `CONFLICT` errors (for example an unknown event, or a channel that still
+         *     has active watchers).
          * @enum {string}
          */
         ApplicationErrorCode: "CHANNEL_NOT_FOUND" | "WALLET_NOT_FOUND" | "OPERATION_NOT_FOUND" | "WATCHER_NOT_FOUND" | "QUERY_NOT_FOUND" | "CHANNEL_ALREADY_EXISTS" | "WALLET_ALREADY_EXISTS" | "WATCHER_ALREADY_EXISTS" | "IDEMPOTENCY_KEY_MISMATCH" | "OPERATION_NOT_FINALIZABLE" | "OPERATION_NOT_CANCELLABLE" | "OPERATION_DEADLINE_ELAPSED" | "RESOURCE_VERSION_CONFLICT" | "WALLET_ALREADY_ARCHIVED" | "CHAIN_UNAVAILABLE";
         /**
-         * @description The error body of every non-2xx answer: the house `ErrorBody`
+         * @description The error body of every non-2xx answer: `ErrorBody`
          *     (`{type, code?, message}`) with the channels service's categories and codes.
          *     Branch on the HTTP status, `type` and `code`; `message` is for people and
          *     may change between releases.
          *
-         *     Decision: a request whose `Authorization`
-         *     header is missing, malformed or carries an unknown key is answered `401`
-         *     with `type: VALIDATION_ERROR` and no `code`, because the published category
-         *     list has no credentials category; only `type: ORGANIZATION_NOT_FOUND` on a
-         *     `401` means the key is valid but its organisation is not onboarded. Rate
-         *     limiting (`429`) uses `type: VALIDATION_ERROR` too, as the service does on
-         *     query creation.
+         *     A request whose `Authorization` header is missing, malformed or carries an
+         *     unknown key is answered `401` with `type: VALIDATION_ERROR` and no `code`;
+         *     `type: ORGANIZATION_NOT_FOUND` on a `401` means the key is valid but its
+         *     organisation is not onboarded. Rate limiting (`429`) uses
+         *     `type: VALIDATION_ERROR` too.
          */
         ApplicationError: components["schemas"]["ErrorBody"] & {
             type?: components["schemas"]["ApplicationErrorType"];
@@ -620,10 +606,7 @@ export interface components {
         ChainEnvironment: "mainnet" | "testnet";
         /**
          * Format: int64
-         * @description An instant as whole seconds since the Unix epoch (UTC). Decision: the
-         *     service publishes every channels timestamp (`created_at`, `deadline`,
-         *     `created.gt`...) as Unix seconds rather than RFC 3339 strings, so this API
-         *     keeps that form instead of `common/schemas/Timestamp.yaml`.
+         * @description An instant as whole seconds since the Unix epoch (UTC).
          * @example 1764590400
          */
         UnixTimestamp: number;
@@ -651,11 +634,7 @@ export interface components {
             created_at: components["schemas"]["UnixTimestamp"];
             updated_at: components["schemas"]["UnixTimestamp"];
         };
-        /**
-         * @description The supported networks. Decision: `GET /networks` takes no paging
-         *     parameters in the published description, so one answer carries every
-         *     network and `has_more` is expected to be `false`.
-         */
+        /** @description The supported networks, all in one answer: `has_more` is `false`. */
         NetworkList: components["schemas"]["ListEnvelope"] & {
             /** @description The networks. */
             data: components["schemas"]["Network"][];
@@ -676,8 +655,6 @@ export interface components {
          *     `deploying` while the account contract is deployed, then `deployed` (ready
          *     for operations) or `failed`. `archived` is set by the organisation
          *     (`PATCH /wallets/{wallet_id}`); an archived wallet accepts no operations.
-         *     Decision: the order of the early states is read from the published enum;
-         *     neither source describes the deployment steps further.
          * @enum {string}
          */
         WalletStatus: "pending" | "deploying" | "deployed" | "archived" | "failed";
@@ -720,9 +697,9 @@ export interface components {
          *     unique within the organisation. Operations are sent from it once it is
          *     `deployed`; an `archived` wallet accepts none (`409 WALLET_ALREADY_ARCHIVED`).
          *
-         *     Decision: no version field is published. The service detects concurrent
-         *     changes to a wallet itself, and its PATCH answers
-         *     `409 RESOURCE_VERSION_CONFLICT`; re-read the resource and retry.
+         *     A wallet has no version field: the service detects concurrent changes
+         *     itself, and its PATCH answers `409 RESOURCE_VERSION_CONFLICT`; read the
+         *     wallet again and retry.
          */
         Wallet: {
             wallet_id: components["schemas"]["Uuid"];
@@ -770,9 +747,7 @@ export interface components {
          * @description Renames a wallet, changes its description, or archives it
          *     (`{"status": "archived"}`). Fields left out keep their value.
          *
-         *     Decision: the published schema types `status` with every wallet status;
-         *     archiving is the only transition either source describes, so this API
-         *     accepts only `archived`.
+         *     `status` accepts only `archived`.
          */
         UpdateWallet: {
             /** @description New name, unique within the organisation (`409 WALLET_ALREADY_EXISTS` otherwise). */
@@ -796,9 +771,9 @@ export interface components {
          * @description A channel: the scope that groups watchers, operations, chain queries and
          *     the events they produce. Its `name` is unique within the organisation.
          *
-         *     Decision: no version field is published. The service detects concurrent
-         *     changes to a channel itself, and its PATCH answers
-         *     `409 RESOURCE_VERSION_CONFLICT`; re-read the resource and retry.
+         *     A channel has no version field: the service detects concurrent changes
+         *     itself, and its PATCH answers `409 RESOURCE_VERSION_CONFLICT`; read the
+         *     channel again and retry.
          */
         Channel: {
             channel_id: components["schemas"]["Uuid"];
@@ -826,9 +801,7 @@ export interface components {
          *     (`{"status": "archived"}`). Fields left out keep their value. A channel
          *     that still has active watchers cannot be archived (`409`).
          *
-         *     Decision: the published schema types `status` with every channel status;
-         *     archiving is the only transition either source describes, so this API
-         *     accepts only `archived`.
+         *     `status` accepts only `archived`.
          */
         PatchChannel: {
             /** @description New name, unique within the organisation (`409 CHANNEL_ALREADY_EXISTS` otherwise). */
@@ -848,8 +821,8 @@ export interface components {
          *     by a `query.status` event and by `GET`. A query that gets no terminal
          *     result before its time-to-live ends becomes `expired`.
          *
-         *     Decision: the time-to-live is not published; each query's `expires_at`
-         *     tells when it will expire, and `expired_at` when it did.
+         *     Each query's `expires_at` tells when it will expire, and `expired_at` when
+         *     it did.
          * @enum {string}
          */
         QueryStatus: "accepted" | "sending" | "sent" | "completed" | "failed" | "expired";
@@ -970,10 +943,9 @@ export interface components {
              * @description Your deduplication key for this query, scoped to the organisation and
              *     the channel. It makes a retried `POST` safe: the same key with the same
              *     body does not start a second query, while the same key with a different
-             *     body is refused with `409 IDEMPOTENCY_KEY_MISMATCH`. Decision: a retry
-             *     with the same body is answered like the first request (`202` with the
-             *     same `query_id` and its current status); the published description
-             *     does not show the retry answer.
+             *     body is refused with `409 IDEMPOTENCY_KEY_MISMATCH`. A retry with the
+             *     same body is answered like the first request: `202` with the same
+             *     `query_id` and its current status.
              */
             idempotency_key: string;
             query_kind: components["schemas"]["QueryKind"];
@@ -1000,14 +972,6 @@ export interface components {
          *     `archiving`; when deprovisioning ends it becomes `archived`, or
          *     `archive_failed` if it could not be completed. Each change is also
          *     published as a `watcher.status` event.
-         *
-         *     Decision: `archive_failed` is added to the published values (the seed
-         *     names it; the published enum (0.8.0) lacks it, listing `pending`,
-         *     `active`, `failed`, `archiving` and `archived` only), so that a client
-         *     does not reject it.
-         *
-         *     Decision: the initial state is `pending`, read from the published enum
-         *     (the seed does not name one).
          * @enum {string}
          */
         WatcherStatus: "pending" | "active" | "failed" | "archiving" | "archived" | "archive_failed";
@@ -1092,15 +1056,8 @@ export interface components {
         /**
          * @description A new watcher, defined either by a service namespace
          *     (`CreateWatcherWithService`, with `service`) or by a raw ABI
-         *     (`CreateWatcherWithABI`, with `abi`).
-         *
-         *     Decision: there is no `discriminator`. No property of the published body
-         *     names the variant with a fixed value (`service` is free text and `abi` is
-         *     an array), and adding a `kind` field would send the real service a field it
-         *     does not know. The variants are kept apart by their required fields
-         *     instead: `service` is required in one and unknown in the other, `abi` the
-         *     reverse, and both are closed (`additionalProperties: false`), so a body
-         *     matches exactly one of them.
+         *     (`CreateWatcherWithABI`, with `abi`). A body carries exactly one of
+         *     `service` and `abi`.
          */
         CreateWatcher: components["schemas"]["CreateWatcherWithService"] | components["schemas"]["CreateWatcherWithABI"];
         /**
@@ -1110,9 +1067,9 @@ export interface components {
          *     Its name is unique within the channel; the service may leave `name` out of
          *     the answer, so it is optional here.
          *
-         *     Decision: no version field is published. The service detects concurrent
-         *     changes to a watcher itself, and its PATCH answers
-         *     `409 RESOURCE_VERSION_CONFLICT`; re-read the resource and retry.
+         *     A watcher has no version field: the service detects concurrent changes
+         *     itself, and its PATCH answers `409 RESOURCE_VERSION_CONFLICT`; read the
+         *     watcher again and retry.
          */
         Watcher: {
             watcher_id: components["schemas"]["Uuid"];
@@ -1143,9 +1100,7 @@ export interface components {
          * @description Renames a watcher (answered `200`) or archives it with
          *     `{"status": "archived"}` (answered `202`, the watcher `archiving`).
          *
-         *     Decision: the published schema types `status` with every watcher status;
-         *     archiving is the only transition either source describes, so this API
-         *     accepts only `archived`.
+         *     `status` accepts only `archived`.
          */
         UpdateWatcher: {
             /** @description New name, unique within the channel (`409 WATCHER_ALREADY_EXISTS` otherwise). */
@@ -1170,10 +1125,6 @@ export interface components {
          *     - `expired`: its `deadline` passed before it was carried out.
          *     - `failed`: it could not be carried out.
          *     Each change is published as an `operation.status` event.
-         *
-         *     Decision: neither source describes `sending`, `sent`, `broadcasting`,
-         *     `expired` and `failed` further; the meanings above are read from their
-         *     names and from the `deadline` field.
          * @enum {string}
          */
         OperationStatus: "accepted" | "pending_signature" | "sending" | "sent" | "broadcasting" | "confirmed_latest" | "confirmed_safe" | "confirmed" | "cancelled" | "expired" | "failed";
@@ -1221,9 +1172,9 @@ export interface components {
          * @description An operation of a channel: calls made from a wallet, with its signature,
          *     signing digest, deadline and lifecycle `status`.
          *
-         *     Decision: no version field is published. The service detects concurrent
-         *     changes to an operation itself and answers `409 RESOURCE_VERSION_CONFLICT`;
-         *     read the operation again and retry.
+         *     An operation has no version field: the service detects concurrent changes
+         *     itself and answers `409 RESOURCE_VERSION_CONFLICT`; read the operation
+         *     again and retry.
          */
         Operation: {
             operation_id: components["schemas"]["Uuid"];
@@ -1334,19 +1285,15 @@ export interface components {
             transactions: components["schemas"]["TransactionRequest"][];
             signature?: components["schemas"]["OperationSignature"];
         };
-        /** @description The identifier of a created operation, which is all the published description promises in the answer. */
+        /** @description The identifier of a created operation, the one field every answer to creating an operation carries. */
         OperationReference: {
             operation_id: components["schemas"]["Uuid"];
         };
         /**
-         * @description Answer to creating an operation. The seed describes it as the operation
-         *     itself, `accepted` when a signature was given and `pending_signature` for
-         *     a draft; the published description (0.8.0) promises only
-         *     `{"operation_id"}`.
-         *
-         *     Decision: accept either answer, the full operation or just its
-         *     identifier; `operation_id` is the one field a client can rely on. When
-         *     only `operation_id` comes back, the client reads the operation with
+         * @description Answer to creating an operation: the operation itself (`accepted` when a
+         *     signature was given, `pending_signature` for a draft) or only its
+         *     `operation_id`. `operation_id` is always there. When only `operation_id`
+         *     comes back, read the operation with
          *     `GET /channels/{channel_id}/operations/{operation_id}`; the SDK's
          *     `createOperation` does this, so it always returns the full operation.
          */
@@ -1385,8 +1332,8 @@ export interface components {
         EventBase: {
             /**
              * @description Identifier of the event, for
-             *     `GET /channels/{channel_id}/events/search/{event_id}`. Optional because
-             *     the published schema does not require it.
+             *     `GET /channels/{channel_id}/events/search/{event_id}`. It may be
+             *     absent.
              */
             event_id?: components["schemas"]["Uuid"];
         };
@@ -1557,21 +1504,14 @@ export interface components {
          *     `WatcherChainEvent` (`watcher.event`) and `WalletStatusEvent`
          *     (`wallet.status`).
          *
-         *     Decision: there is no `discriminator`. The kind is in `headers.type`, a
-         *     nested property, and an OpenAPI discriminator can only name a property of
-         *     the object itself; the service sends no top-level kind. Each variant pins
-         *     `headers.type` with `const`, so exactly one variant matches: branch on
-         *     `event.headers.type`. Each variant is `EventBase` (`event_id`) plus its
+         *     Branch on `event.headers.type`: each variant fixes its value, so exactly
+         *     one variant matches. Each variant is `EventBase` (`event_id`) plus its
          *     `payload` and `headers`.
          */
         Event: components["schemas"]["OperationStatusEvent"] | components["schemas"]["QueryStatusEvent"] | components["schemas"]["WatcherStatusEvent"] | components["schemas"]["WatcherChainEvent"] | components["schemas"]["WalletStatusEvent"];
         /**
-         * @description A page of channel events.
-         *
-         *     Decision: follow the published `{events, has_more}` shape (the service's
-         *     schema and examples answer event lists that way), not the seed's
-         *     `{data, has_more}` envelope used by every other listing. So this schema
-         *     does not build on `ListEnvelope`.
+         * @description A page of channel events: `{events, has_more}`, unlike the
+         *     `{data, has_more}` of the other lists.
          */
         EventList: {
             /** @description The events of this page. */
@@ -1583,9 +1523,8 @@ export interface components {
     responses: {
         /**
          * @description A rate limit or quota applies (for example the query creation quota).
-         *     Decision: thresholds and windows are not published; every authenticated
-         *     operation may answer `429`, with `Retry-After` when the service sends it.
-         *     Wait and retry.
+         *     Every authenticated operation may answer `429`, with `Retry-After` when
+         *     the service sends it. Wait and retry.
          */
         TooManyRequests: {
             headers: {
@@ -1607,10 +1546,8 @@ export interface components {
         };
         /**
          * @description The request is not authenticated. A missing, malformed or unknown
-         *     `Authorization: Apikey <key>` header gets `type: VALIDATION_ERROR`
-         *     (Decision: the service publishes no body for this case; see
-         *     `ApplicationError`). A valid key whose organisation is not onboarded gets
-         *     `type: ORGANIZATION_NOT_FOUND`.
+         *     `Authorization: Apikey <key>` header gets `type: VALIDATION_ERROR`. A valid
+         *     key whose organisation is not onboarded gets `type: ORGANIZATION_NOT_FOUND`.
          */
         Unauthorized: {
             headers: {
@@ -2569,10 +2506,9 @@ export interface operations {
                 limit?: components["parameters"]["eventPollLimit"];
                 /**
                  * @description Stream position to read from (a `headers.offset` value), not a count
-                 *     of skipped items. Decision: the published description does not say
-                 *     whether the position is inclusive; poll with the last
-                 *     `headers.offset` you processed plus one, and ignore any event you
-                 *     have already seen (match on `event_id` or `headers.offset`).
+                 *     of skipped items. Poll with the last `headers.offset` you processed
+                 *     plus one, and ignore any event you have already seen (match on
+                 *     `event_id` or `headers.offset`).
                  */
                 offset?: number;
             };

@@ -11,11 +11,7 @@ export interface paths {
         };
         /**
          * Check that the service is up
-         * @description Needs no API key.
-         *
-         *     Decision: the published description lists only `200`; `429` and `500`
-         *     are documented, as on every API's health check, because any request can
-         *     meet the rate limit or a failure.
+         * @description Needs no API key. It may also answer `429` (rate limited) or `500`.
          */
         get: operations["getHealthCheck"];
         put?: never;
@@ -56,9 +52,9 @@ export interface paths {
         };
         /**
          * List policy engines
-         * @description Paging, as published: `page` from 1 and `page_size` from 1 to 100 (default 10); the
-         *     answer carries `total`, `total_pages` and `page` beside the items. Decision: read on
-         *     while `page < total_pages`; the order of items is not published, so do not rely on it.
+         * @description Paging: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
+         *     `total`, `total_pages` and `page` beside the items. Read on while `page < total_pages`;
+         *     do not rely on the order of items.
          */
         get: operations["listPolicyEngines"];
         put?: never;
@@ -114,9 +110,9 @@ export interface paths {
         };
         /**
          * List extractors
-         * @description Paging, as published: `page` from 1 and `page_size` from 1 to 100 (default 10); the
-         *     answer carries `total`, `total_pages` and `page` beside the items. Decision: read on
-         *     while `page < total_pages`; the order of items is not published, so do not rely on it.
+         * @description Paging: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
+         *     `total`, `total_pages` and `page` beside the items. Read on while `page < total_pages`;
+         *     do not rely on the order of items.
          */
         get: operations["listExtractors"];
         put?: never;
@@ -166,10 +162,10 @@ export interface paths {
         };
         /**
          * List contract types
-         * @description Lists the organisation's custom contract types and all built-in ones. Paging, as
-         *     published: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
-         *     `total`, `total_pages` and `page` beside the items. Decision: read on while
-         *     `page < total_pages`; the order of items is not published, so do not rely on it.
+         * @description Lists the organisation's custom contract types and all built-in ones. Paging: `page`
+         *     from 1 and `page_size` from 1 to 100 (default 10); the answer carries `total`,
+         *     `total_pages` and `page` beside the items. Read on while `page < total_pages`; do not
+         *     rely on the order of items.
          */
         get: operations["listContractTypes"];
         put?: never;
@@ -212,10 +208,10 @@ export interface paths {
         /**
          * List policy implementations
          * @description The library of policies that policy instances are created from. Without `policy_kind`
-         *     only onchain implementations are listed; `policy_kind=all` merges both kinds. Paging, as
-         *     published: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
-         *     `total`, `total_pages` and `page` beside the items. Decision: read on while
-         *     `page < total_pages`; the order of items is not published, so do not rely on it.
+         *     only onchain implementations are listed; `policy_kind=all` merges both kinds. Paging:
+         *     `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries `total`,
+         *     `total_pages` and `page` beside the items. Read on while `page < total_pages`; do not
+         *     rely on the order of items.
          */
         get: operations["listPolicyImplementations"];
         put?: never;
@@ -268,9 +264,9 @@ export interface paths {
         };
         /**
          * List targets
-         * @description Paging, as published: `page` from 1 and `page_size` from 1 to 100 (default 10); the
-         *     answer carries `total`, `total_pages` and `page` beside the items. Decision: read on
-         *     while `page < total_pages`; the order of items is not published, so do not rely on it.
+         * @description Paging: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
+         *     `total`, `total_pages` and `page` beside the items. Read on while `page < total_pages`;
+         *     do not rely on the order of items.
          */
         get: operations["listTargets"];
         put?: never;
@@ -354,11 +350,10 @@ export interface paths {
         };
         /**
          * List a target's protections
-         * @description Lists onchain protections only; protections by an offchain policy are listed under
-         *     `GET /policies/{policy_id}/protections`. Paging, as published: `page` from 1 and
-         *     `page_size` from 1 to 100 (default 10); the answer carries `total`, `total_pages` and
-         *     `page` beside the items. Decision: read on while `page < total_pages`; the order of
-         *     items is not published, so do not rely on it.
+         * @description Lists onchain protections only; protections by an offchain policy are listed under `GET
+         *     /policies/{policy_id}/protections`. Paging: `page` from 1 and `page_size` from 1 to 100
+         *     (default 10); the answer carries `total`, `total_pages` and `page` beside the items.
+         *     Read on while `page < total_pages`; do not rely on the order of items.
          */
         get: operations["listTargetProtections"];
         put?: never;
@@ -416,10 +411,9 @@ export interface paths {
          * List policies
          * @description Without `policy_kind` only onchain policies are listed; `policy_kind=all` merges both
          *     kinds in one list, and onchain-only filters (`target_id`, `policy_engine_id`...) leave
-         *     offchain policies out. Paging, as published: `page` from 1 and `page_size` from 1 to 100
-         *     (default 10); the answer carries `total`, `total_pages` and `page` beside the items.
-         *     Decision: read on while `page < total_pages`; the order of items is not published, so do
-         *     not rely on it.
+         *     offchain policies out. Paging: `page` from 1 and `page_size` from 1 to 100 (default
+         *     10); the answer carries `total`, `total_pages` and `page` beside the items. Read on
+         *     while `page < total_pages`; do not rely on the order of items.
          */
         get: operations["listPolicies"];
         put?: never;
@@ -481,10 +475,9 @@ export interface paths {
         /**
          * List an offchain policy's protections
          * @description Only for offchain policies; protections by onchain policies are listed per target under
-         *     `GET /targets/{target_id}/protections`. Paging, as published: `page` from 1 and
-         *     `page_size` from 1 to 100 (default 10); the answer carries `total`, `total_pages` and
-         *     `page` beside the items. Decision: read on while `page < total_pages`; the order of
-         *     items is not published, so do not rely on it.
+         *     `GET /targets/{target_id}/protections`. Paging: `page` from 1 and `page_size` from 1 to
+         *     100 (default 10); the answer carries `total`, `total_pages` and `page` beside the
+         *     items. Read on while `page < total_pages`; do not rely on the order of items.
          */
         get: operations["listPolicyProtections"];
         put?: never;
@@ -611,10 +604,9 @@ export interface paths {
         /**
          * List evaluation access grants
          * @description Grants letting other organisations request evaluations of this offchain policy on this
-         *     target. `403` if the caller does not own them. Paging, as published: `page` from 1 and
-         *     `page_size` from 1 to 100 (default 10); the answer carries `total`, `total_pages` and
-         *     `page` beside the items. Decision: read on while `page < total_pages`; the order of
-         *     items is not published, so do not rely on it.
+         *     target. `403` if the caller does not own them. Paging: `page` from 1 and `page_size`
+         *     from 1 to 100 (default 10); the answer carries `total`, `total_pages` and `page` beside
+         *     the items. Read on while `page < total_pages`; do not rely on the order of items.
          */
         get: operations["listPolicyTargetAccessGrants"];
         put?: never;
@@ -805,9 +797,8 @@ export interface paths {
          * Create an identity
          * @description Creates a cross-chain identity in a registry, maps its wallet addresses
          *     on each chain (each mapping starts `creation_pending`) and, optionally,
-         *     issues credentials to it. The published description lists no error
-         *     answer besides the shared `401`, `429` and `500`; a request the service
-         *     rejects still comes back with the `AceError` body.
+         *     issues credentials to it. A request the service rejects comes back with
+         *     the `AceError` body.
          */
         post: operations["createIdentity"];
         delete?: never;
@@ -828,10 +819,10 @@ export interface paths {
         /**
          * Create identities in a batch
          * @description Creates several identities in one call and answers one result per
-         *     identity, in request order. The published text says the whole batch
-         *     fails if any identity fails validation or creation (answered `400` or
-         *     `409`), while its answer schema can also report a `failed` status per
-         *     identity; both are documented, so check every result's `status`.
+         *     identity, in request order. The whole batch may fail when one identity
+         *     fails validation or creation (answered `400` or `409`), and a result may
+         *     also report a `failed` status for one identity, so check every result's
+         *     `status`.
          */
         post: operations["createIdentitiesBatch"];
         delete?: never;
@@ -1000,9 +991,8 @@ export interface paths {
          * @description Either archives (revokes) the credential (`{"status": "archived"}`, which
          *     removes it onchain) or changes its `external_unique_id` or expiry, never
          *     both in one request (`400`); archiving an archived credential is `400`.
-         *     The published text says the archive answer has an empty body while its
-         *     schema and example show the archived credential. Decision: documented as
-         *     the credential; the SDK accepts an empty `202` body as success too.
+         *     The archive answer is the archived credential; the body may also be
+         *     empty, and the SDK accepts an empty `202` body as success.
          */
         patch: operations["updateCredential"];
         trace?: never;
@@ -1177,10 +1167,8 @@ export interface components {
         /**
          * @description Error body of the policy coordinator and evaluation services: `error` is a
          *     short category (its values are listed), `message` explains it in words.
-         *     Branch on the HTTP status and `error`, never on `message`.
-         *
-         *     Decision: the published list has no value for `429`; `Too many requests`
-         *     is added for it.
+         *     Branch on the HTTP status and `error`, never on `message`. A `429`
+         *     answer carries `Too many requests`.
          */
         AceError: {
             /**
@@ -1267,10 +1255,8 @@ export interface components {
          */
         PolicyEngineType: "standard" | "system";
         /**
-         * @description Address of a contract the platform deploys, `0x`-prefixed hex. Decision: an
-         *     empty string is accepted too, because the service answers `""` while the
-         *     deployment has not happened yet (its published offchain policy example does
-         *     so for a pending validator).
+         * @description Address of a contract the platform deploys, `0x`-prefixed hex, or `""`
+         *     while the deployment has not happened yet.
          * @example 0x5B0c5d9C7d2E4B8a1F3e6A9b2C4D7e8F0a1B2c3D
          */
         DeployedAddress: string;
@@ -1285,8 +1271,6 @@ export interface components {
          * @description Deployment state of a policy engine on one chain: `creation_pending` while
          *     the deployment transaction is in flight, then `created` on success or
          *     `creation_failed` if it could not be deployed.
-         *     Decision: these moves are read from the state names; the service documents
-         *     only the values.
          * @enum {string}
          */
         OnchainPolicyEngineStatus: "creation_pending" | "creation_failed" | "created";
@@ -1446,8 +1430,11 @@ export interface components {
             /** @description Per-chain contracts; absent when `include_onchains=false`. */
             onchain_extractors?: components["schemas"]["OnchainExtractor"][];
             chain_selectors: components["schemas"]["ChainSelector"][];
-            /** @description Contract types that use this extractor. */
-            assigned_contract_types: components["schemas"]["ContractTypeSummary"][];
+            /**
+             * @description Contract types that use this extractor. The service may leave it out;
+             *     its absence does not mean that no contract type uses the extractor.
+             */
+            assigned_contract_types?: components["schemas"]["ContractTypeSummary"][];
             archived_at?: components["schemas"]["ArchivedAt"];
             created_at: components["schemas"]["UnixTimestamp"];
             updated_at: components["schemas"]["UnixTimestamp"];
@@ -1724,7 +1711,8 @@ export interface components {
             name: string;
             /** @description What the policy checks. */
             description: string;
-            type: components["schemas"]["PolicyImplementationType"];
+            /** @description Which library policy this is, or `custom`. The service may leave it out. */
+            type?: components["schemas"]["PolicyImplementationType"];
             policy_config_schema: components["schemas"]["PolicyConfigSchema"];
             /** @description Implementation contracts per chain; absent when `include_onchains=false`. */
             onchain_policy_implementations?: components["schemas"]["OnchainPolicyImplementation"][];
@@ -2005,8 +1993,6 @@ export interface components {
          * @description State of an offchain protection: `pending` while the validator is being
          *     attached to the function on the engine, then `active` or `failed`;
          *     removal goes through `removing` to `removed`.
-         *     Decision: these moves are read from the state names; the service documents
-         *     only the values and that attachment is asynchronous.
          * @enum {string}
          */
         OffchainProtectionStatus: "pending" | "active" | "failed" | "removing" | "removed";
@@ -2037,8 +2023,6 @@ export interface components {
          *     deployed, then `created` or `creation_failed`; a configuration change moves
          *     a created instance to `update_pending`, then back to `created` or to
          *     `update_failed`.
-         *     Decision: these moves are read from the state names; the service documents
-         *     only the values.
          * @enum {string}
          */
         OnchainPolicyInstanceStatus: "creation_pending" | "creation_failed" | "created" | "update_pending" | "update_failed";
@@ -2104,10 +2088,12 @@ export interface components {
          */
         Policy: {
             /**
-             * @description `onchain`. (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * @description `onchain`. The answers to `PUT /policies/{policy_id}` and
+             *     `PATCH /policies/{policy_id}/configs` leave it out; a policy without
+             *     `policy_kind` is onchain.
+             * @constant
              */
-            policy_kind: "onchain";
+            policy_kind?: "onchain";
             id: components["schemas"]["Uuid"];
             /** @description Name of the policy. */
             name: string;
@@ -2140,9 +2126,6 @@ export interface components {
          *     evaluations possible) or `failed`. `PUT /policies/{policy_id}/config`
          *     moves an active policy to `config_updating` and back to `active`; archiving
          *     moves it to `removing`, then `removed`.
-         *     Decision: the order of `pending`, `deploying`, `active`/`failed` is read
-         *     from the state names; the service documents only the values, the
-         *     `config_updating` round trip and the move to `removing` on archive.
          * @enum {string}
          */
         OffchainDeploymentStatus: "pending" | "deploying" | "active" | "failed" | "removing" | "removed" | "config_updating";
@@ -2153,8 +2136,8 @@ export interface components {
          */
         OffchainPolicy: {
             /**
-             * @description `offchain`. (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * @description `offchain`.
+             * @constant
              */
             policy_kind: "offchain";
             id: components["schemas"]["Uuid"];
@@ -2162,18 +2145,19 @@ export interface components {
             type: string;
             /** @description Name of the policy. */
             name: string;
-            /** @description The policy's configuration (for `wallet_risk_scoring`, see `WalletRiskScoringConfig`). */
-            config: {
+            /**
+             * @description The policy's configuration (for `wallet_risk_scoring`, see
+             *     `WalletRiskScoringConfig`). The answer to archiving
+             *     (`PATCH /policies/{policy_id}`) leaves it out.
+             */
+            config?: {
                 [key: string]: unknown;
             };
             /** @description The policy engine the policy is associated with. */
             policy_engine_id?: components["schemas"]["Uuid"];
             /** @description The offchain implementation (template) the policy was created from. */
             policy_implementation_id?: components["schemas"]["Uuid"];
-            /**
-             * @description Chains of the policy. Not in the published schema of this object, but
-             *     its published examples carry it, so it is described (optional).
-             */
+            /** @description Chains of the policy, when the service sends them. */
             chain_selectors?: components["schemas"]["ChainSelector"][];
             /** @description Validator contract per chain, filled in once `deployment_status` is `active` (`validator_address` is `""` before). */
             action_validators?: components["schemas"]["ActionValidator"][];
@@ -2183,17 +2167,20 @@ export interface components {
             /** @description Name of the workflow that runs the policy. */
             workflow_name?: string;
             /**
-             * @description Creation time, an RFC 3339 string as the published schema states (one
-             *     published example shows Unix seconds instead; the schema is followed).
+             * @description Creation time, an RFC 3339 string. The answer to archiving
+             *     (`PATCH /policies/{policy_id}`) may give it in Unix seconds (an
+             *     integer) instead.
              */
-            created_at: components["schemas"]["Timestamp"];
+            created_at: components["schemas"]["Timestamp"] | components["schemas"]["UnixTimestamp"];
         };
-        /** @description An onchain or an offchain policy, told apart by `policy_kind`. */
+        /**
+         * @description An onchain or an offchain policy: `policy_kind` is `offchain` on an
+         *     offchain policy, and `onchain` or absent on an onchain one.
+         */
         AnyPolicy: components["schemas"]["Policy"] | components["schemas"]["OffchainPolicy"];
         /**
          * @description One page of policies. Onchain only unless the request asked for
-         *     `policy_kind=offchain` or `all`. `policies` is not marked required in the
-         *     published schema, so it is optional here too.
+         *     `policy_kind=offchain` or `all`. `policies` may be absent.
          */
         PolicyList: components["schemas"]["PageInfo"] & {
             policies?: components["schemas"]["AnyPolicy"][];
@@ -2207,10 +2194,8 @@ export interface components {
             };
         };
         /**
-         * @description A new onchain policy instance of a library (or custom) implementation.
-         *     Decision: `policy_kind` is required here so that the two kinds of creation
-         *     body can be told apart by a discriminator; the service itself defaults a
-         *     missing `policy_kind` to `onchain`. The `system` policy engine cannot be used.
+         * @description A new onchain policy instance of a library (or custom) implementation,
+         *     with `policy_kind: onchain`. The `system` policy engine cannot be used.
          */
         CreateOnchainPolicyRequest: {
             /**
@@ -2229,12 +2214,8 @@ export interface components {
         };
         /**
          * @description Configuration of a `wallet_risk_scoring` offchain policy, sent on creation
-         *     and on `PUT /policies/{policy_id}/config`. The published description names
-         *     these fields without typing them; their types and the required set follow
-         *     its wording ("use secret_name, addresses_to_check, risk_threshold,
-         *     block_unknown, optional category_filters, and optional fail_mode").
-         *     Decision: no other keys are accepted, and the values' vocabularies (e.g.
-         *     `HIGH`, `CLOSED`) are not enumerated because they are not published.
+         *     and on `PUT /policies/{policy_id}/config`. No other keys are accepted.
+         *     The values' vocabularies (e.g. `HIGH`, `CLOSED`) are open strings.
          */
         WalletRiskScoringConfig: {
             /**
@@ -2601,8 +2582,7 @@ export interface components {
             entity_id?: string;
             /**
              * @description The cross-chain identifier the registry contracts store for the
-             *     identity, as `0x`-prefixed hex. Decision: no length pattern, because
-             *     the published description gives none.
+             *     identity, as `0x`-prefixed hex.
              */
             ccid: string;
             /**
@@ -2644,7 +2624,7 @@ export interface components {
             } | unknown[];
             /** @description Your own unique identifier of the credential (e.g. the KYC provider's check ID). */
             external_unique_id?: string;
-            /** @description When the credential expires, Unix seconds. Decision: omitted means it does not expire. */
+            /** @description When the credential expires, Unix seconds. Without it the credential does not expire. */
             expires_at?: components["schemas"]["UnixTimestamp"];
         };
         /**
@@ -2757,8 +2737,7 @@ export interface components {
             credential_type?: string;
             /**
              * @description Hash of `credential_type` as the credential registry contracts store
-             *     it, `0x`-prefixed hex. Decision: no length pattern, because the
-             *     published description gives none.
+             *     it, `0x`-prefixed hex.
              */
             credential_type_hash: string;
             /** @description Chains the credential type is available on (those of its registry). */
@@ -2836,11 +2815,8 @@ export interface components {
          *     written to the credential registry of every chain of the registry. Each
          *     chain's copy moves through its own `status`; the credential itself is
          *     `active` until archived (`archived_at` set, the `archived`
-         *     `CredentialStatus`), which removes it onchain.
-         *
-         *     Decision: no `status` field for the credential itself, as in the
-         *     published schema (which defines `CredentialStatus` but does not put it on
-         *     the credential); derive it from `archived_at`.
+         *     `CredentialStatus`), which removes it onchain. The credential itself has
+         *     no `status` field: read `archived_at`.
          */
         Credential: {
             id: components["schemas"]["Uuid"];
@@ -2887,7 +2863,7 @@ export interface components {
             } | unknown[];
             /** @description Your own unique identifier of the credential (e.g. the KYC provider's check ID). */
             external_unique_id?: string;
-            /** @description When the credential expires, Unix seconds. Decision: omitted means it does not expire. */
+            /** @description When the credential expires, Unix seconds. Without it the credential does not expire. */
             expires_at?: components["schemas"]["UnixTimestamp"];
         };
         /**
@@ -2903,25 +2879,16 @@ export interface components {
         /**
          * @description Lifecycle of the credential itself (not of its onchain copies, which have
          *     their own `OnchainCredentialStatus`): `active` until it is archived, then
-         *     `archived`, for good.
-         *
-         *     The published description defines these two values and uses them only in
-         *     the body of the credential `PATCH`; its `Credential` carries no `status`
-         *     field. Decision: `Credential` has no `status` property either (a client
-         *     reads `archived_at`: absent or `null` means `active`, set means
-         *     `archived`), and the `PATCH` body accepts only `archived` (see
-         *     `ArchiveCredentialRequest`).
+         *     `archived`, for good. A `Credential` carries no `status` field: its
+         *     `archived_at` absent or `null` means `active`, set means `archived`. The
+         *     `PATCH` body accepts only `archived` (see `ArchiveCredentialRequest`).
          * @enum {string}
          */
         CredentialStatus: "active" | "archived";
         /**
          * @description Body of the credential `PATCH` that archives (revokes) it: the credential
          *     status goes from `active` to `archived`. Archiving cannot be undone.
-         *
-         *     Decision: the published body types `status` as the full `CredentialStatus`
-         *     (`active` or `archived`) but says that only `archived` is valid in a
-         *     `PATCH` (`active` is refused with `400`), so the field is narrowed here to
-         *     `archived` and a client cannot send the value the service refuses.
+         *     `status` accepts only `archived`.
          */
         ArchiveCredentialRequest: {
             /**
@@ -2942,8 +2909,7 @@ export interface components {
          *     `CredentialStatus` goes from `active` to `archived`, and `active` is not
          *     accepted here) or changes its identifier or expiry; the two cannot be
          *     combined (`400`). Archiving a credential that is already archived is
-         *     answered `400`. Decision: the archive variant narrows the published
-         *     `CredentialStatus` to `archived` (see `ArchiveCredentialRequest`).
+         *     answered `400`.
          */
         PatchCredentialRequest: components["schemas"]["ArchiveCredentialRequest"] | components["schemas"]["CredentialChanges"];
         /**
@@ -3012,9 +2978,8 @@ export interface components {
             archived_at: components["schemas"]["ArchivedAt"];
         };
         /**
-         * @description One page of data validator instances. The published list schema does not
-         *     mark `data_validators` as required; Decision: it is required here, like
-         *     the items array of every other coordinator list (an empty page sends `[]`).
+         * @description One page of data validator instances; an empty page has
+         *     `data_validators: []`.
          */
         DataValidatorList: components["schemas"]["PageInfo"] & {
             /** @description The data validator instances on this page. */
@@ -3042,8 +3007,7 @@ export interface components {
         /**
          * @description New display fields and deployment chains of a data validator instance.
          *     Chains not yet deployed on are deployed with their `initial_config`.
-         *     Nothing is required by the service. Decision: a field left out keeps its
-         *     value.
+         *     Every field is optional; a field left out keeps its value.
          */
         ReplaceDataValidatorRequest: {
             /** @description Display name. */
@@ -3066,8 +3030,7 @@ export interface components {
         /**
          * @description JSON Patch (RFC 6902) operations to apply to the instance's configuration,
          *     and the chains to apply them on with the version each is expected to hold.
-         *     The published schema marks no field as required, but the service refuses a
-         *     request without at least one `on_chains` entry.
+         *     The service refuses a request without at least one `on_chains` entry.
          */
         PatchDataValidatorConfigsRequest: {
             /** @description The operations, applied in order. */
@@ -3120,11 +3083,7 @@ export interface components {
         CreateCoordinatorWalletsRequest: {
             wallets: components["schemas"]["CoordinatorWalletInput"][];
         };
-        /**
-         * @description A blockchain network the coordinator supports. The published examples leave
-         *     `is_testnet` out although its schema requires it; it is kept required here,
-         *     as the schema says.
-         */
+        /** @description A blockchain network the coordinator supports. */
         Network: {
             id: components["schemas"]["Uuid"];
             /** @description Display name of the network. */
@@ -3132,10 +3091,13 @@ export interface components {
             /** @description The network's own chain ID, as a decimal string for EVM chains. */
             chain_id: string;
             chain_selector: components["schemas"]["ChainSelector"];
-            /** @description Chain family, e.g. `evm`. Decision: not an enum, because the published description lists no values. */
+            /** @description Chain family, e.g. `evm`. */
             chain_family: string;
-            /** @description `true` for a test network. Mainnets are usable only by organisations allowed on mainnet. */
-            is_testnet: boolean;
+            /**
+             * @description `true` for a test network. Mainnets are usable only by organisations
+             *     allowed on mainnet. The service may leave it out.
+             */
+            is_testnet?: boolean;
             created_at: components["schemas"]["UnixTimestamp"];
             updated_at: components["schemas"]["UnixTimestamp"];
         };
@@ -3147,11 +3109,8 @@ export interface components {
     };
     responses: {
         /**
-         * @description Rate limit exceeded. The service publishes no thresholds.
-         *
-         *     Decision: the same for every API: every authenticated operation may answer
-         *     `429`, with `Retry-After` when the service sends it. The SDK waits and
-         *     retries.
+         * @description Rate limit exceeded. Every authenticated operation may answer `429`, with
+         *     `Retry-After` when the service sends it. The SDK waits and retries.
          */
         AceTooManyRequests: {
             headers: {
@@ -3267,10 +3226,9 @@ export interface components {
         granteeOrgId: components["schemas"]["OrgId"];
         /**
          * @description Which side of the registry pair to answer: `pair` (identity and credential
-         *     registries together), `identity` or `credential`. Decision: the published
-         *     description names the values but not their effect; we document the answer
-         *     as the same `Registry` object, whose `identity_registries` or
-         *     `credential_registries` may then be absent.
+         *     registries together), `identity` or `credential`. The answer is the same
+         *     `Registry` object, whose `identity_registries` or `credential_registries`
+         *     may then be absent.
          */
         registryType: "pair" | "identity" | "credential";
         /** @description Identifier of the registry. */
@@ -4857,10 +4815,9 @@ export interface operations {
                 include_onchains?: components["parameters"]["includeOnchains"];
                 /**
                  * @description Which side of the registry pair to answer: `pair` (identity and credential
-                 *     registries together), `identity` or `credential`. Decision: the published
-                 *     description names the values but not their effect; we document the answer
-                 *     as the same `Registry` object, whose `identity_registries` or
-                 *     `credential_registries` may then be absent.
+                 *     registries together), `identity` or `credential`. The answer is the same
+                 *     `Registry` object, whose `identity_registries` or `credential_registries`
+                 *     may then be absent.
                  */
                 type?: components["parameters"]["registryType"];
                 /** @description When `true`, registries shared with the organisation by access grants are listed beside the owned ones. */
@@ -4919,10 +4876,9 @@ export interface operations {
             query?: {
                 /**
                  * @description Which side of the registry pair to answer: `pair` (identity and credential
-                 *     registries together), `identity` or `credential`. Decision: the published
-                 *     description names the values but not their effect; we document the answer
-                 *     as the same `Registry` object, whose `identity_registries` or
-                 *     `credential_registries` may then be absent.
+                 *     registries together), `identity` or `credential`. The answer is the same
+                 *     `Registry` object, whose `identity_registries` or `credential_registries`
+                 *     may then be absent.
                  */
                 type?: components["parameters"]["registryType"];
             };

@@ -78,12 +78,8 @@ export interface paths {
         /**
          * Check service health
          * @description Anonymous liveness probe: no API key is needed. Answers `200` with
-         *     `status: ok` while the evaluation service is up.
-         *
-         *     Decision: the published description lists only `200`; `429` and `500`
-         *     are documented, as on every API's health check, because the probe is
-         *     rate limited like every other request and any request can meet a
-         *     failure.
+         *     `status: ok` while the evaluation service is up. It may also answer `429`
+         *     (rate limited) or `500`.
          */
         get: operations["getHealthCheck"];
         put?: never;
@@ -126,9 +122,9 @@ export interface components {
          *     request again with the same `unique_evaluation_id` does not start a second
          *     evaluation: it answers `200` with the existing evaluation and its current
          *     status. That is what makes a retried `POST /evaluate` safe after a timeout
-         *     or a `5xx`. Decision: the other fields of a repeated
-         *     request are not compared; the first request's evaluation is returned even
-         *     if they differ, so use a fresh identifier for every new intent.
+         *     or a `5xx`. The other fields of a repeated request are not compared: the
+         *     first request's evaluation is returned even if they differ, so use a fresh
+         *     identifier for every new intent.
          */
         EvaluateRequest: {
             /** @description The account that will send the protected transaction (the caller the policy screens). */
@@ -159,12 +155,8 @@ export interface components {
              *     service forwards to the evaluation workflow for address screening and
              *     to which the onchain permit is bound exactly. For
              *     `transfer(address,uint256)` send `[from, to, amount]`, each left-padded
-             *     to 32 bytes.
-             *
-             *     Decision: the field stays optional, as the published description has
-             *     it (the product description lists the permit parameters among the
-             *     inputs of every evaluation), so requests the service accepts are not
-             *     refused; send it whenever the permit must be bound to exact arguments.
+             *     to 32 bytes. Optional; send it whenever the permit must be bound to
+             *     exact arguments.
              */
             permit_parameters?: components["schemas"]["Bytes32"][];
             /** @description Chain of the target contract and of the permit deployment, as a decimal string. */
@@ -172,9 +164,9 @@ export interface components {
             /**
              * @description Your identifier for this evaluation intent, unique within the
              *     organisation, and the deduplication key of the request: resending it
-             *     returns the existing evaluation instead of starting a new one.
-             *     Decision: no format is imposed beyond being non-empty; a prefix plus a
-             *     UUIDv7 (`transfer-018f6b3e-...`) works well.
+             *     returns the existing evaluation instead of starting a new one. Any
+             *     non-empty string; a prefix plus a UUIDv7 (`transfer-018f6b3e-...`)
+             *     works well.
              * @example transfer-0192f4a1-3c7e-7d2b-9a41-6f0e8b5c2d17
              */
             unique_evaluation_id: string;
@@ -196,9 +188,8 @@ export interface components {
          *     - `error` (terminal): the evaluation could not be completed for a technical
          *       reason; no permit was stored. `reason` may say why.
          *
-         *     The conditions of each move are not published. Decision: `rejected` and
-         *     `error` can follow either `evaluating` or `approving`, and a fast evaluation
-         *     may show `ready` without a poll ever seeing `approving`.
+         *     `rejected` and `error` can follow either `evaluating` or `approving`, and
+         *     a fast evaluation may show `ready` without a poll ever seeing `approving`.
          * @enum {string}
          */
         EvaluationRunStatus: "evaluating" | "rejected" | "approving" | "error" | "ready";
@@ -220,10 +211,8 @@ export interface components {
         /**
          * @description Error body of the policy coordinator and evaluation services: `error` is a
          *     short category (its values are listed), `message` explains it in words.
-         *     Branch on the HTTP status and `error`, never on `message`.
-         *
-         *     Decision: the published list has no value for `429`; `Too many requests`
-         *     is added for it.
+         *     Branch on the HTTP status and `error`, never on `message`. A `429`
+         *     answer carries `Too many requests`.
          */
         AceError: {
             /**
@@ -264,7 +253,7 @@ export interface components {
         /** @description Liveness answer of the evaluation service. */
         HealthCheck: {
             /**
-             * @description `ok` when the service is up. Decision: any other value is treated as unhealthy.
+             * @description `ok` when the service is up; any other value means it is not.
              * @example ok
              */
             status: string;
@@ -290,11 +279,8 @@ export interface components {
             };
         };
         /**
-         * @description Rate limit exceeded. The service publishes no thresholds.
-         *
-         *     Decision: the same for every API: every authenticated operation may answer
-         *     `429`, with `Retry-After` when the service sends it. The SDK waits and
-         *     retries.
+         * @description Rate limit exceeded. Every authenticated operation may answer `429`, with
+         *     `Retry-After` when the service sends it. The SDK waits and retries.
          */
         AceTooManyRequests: {
             headers: {

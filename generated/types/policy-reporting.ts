@@ -12,12 +12,8 @@ export interface paths {
         /**
          * Check service health
          * @description Anonymous liveness probe; no API key is needed. Answers `200` with
-         *     `status: ok` while the reporting service is up.
-         *
-         *     Decision: the published description lists only `200`; `429` and `500`
-         *     are documented, as on every API's health check, because the probe is
-         *     rate limited like every other request and any request can meet a
-         *     failure.
+         *     `status: ok` while the reporting service is up. It may also answer `429`
+         *     (rate limited) or `500`.
          */
         get: operations["getHealth"];
         put?: never;
@@ -99,9 +95,7 @@ export interface paths {
          * Get one version of a policy
          * @description One configuration version of a policy, by number or `latest`, with the
          *     period it was in force (`effective_to` is `null` for the current one).
-         *     Decision: the published description does not say whether `state` is
-         *     filled here (the endpoint takes no `include_policy_details`), so it may
-         *     be `null`.
+         *     `state` may be `null`.
          */
         get: operations["getPolicyVersion"];
         put?: never;
@@ -350,7 +344,7 @@ export interface components {
         /** @description Liveness answer of the reporting service. */
         HealthResponse: {
             /**
-             * @description `ok` when the service is up. Decision: any other value is treated as unhealthy.
+             * @description `ok` when the service is up; any other value means it is not.
              * @example ok
              */
             status: string;
@@ -363,10 +357,8 @@ export interface components {
          *
          *     `code` is the machine-readable reason (`BAD_REQUEST`, `NOT_FOUND`,
          *     `INTERNAL_ERROR` are published); branch on the HTTP status and `code`,
-         *     never on `message`. Decision: the service publishes no body for `401` and
-         *     `429`; the examples use `UNAUTHORIZED` and `TOO_MANY_REQUESTS`, and the
-         *     schema does not restrict `code` to a list so a new code does not break
-         *     clients.
+         *     never on `message`. `401` answers carry `UNAUTHORIZED` and `429` answers
+         *     `TOO_MANY_REQUESTS`. `code` is an open string: a new code may appear.
          */
         ReportingError: {
             /** @description Human-readable explanation. Do not parse it. */
@@ -470,8 +462,8 @@ export interface components {
          * @description Opaque token of the next page: send it back unchanged as `page_token`.
          *     `null` or absent on the last page (the service publishes both forms; the
          *     SDK treats them, and an empty string, the same way).
-         *     Decision: send the same filters and `page_size` with the token; do not
-         *     store tokens for later use.
+         *     Send the same filters and `page_size` with the token; do not store tokens
+         *     for later use.
          * @example eyJjcyI6IjE2MDE1Mjg2NjAxNzU3ODI1NzUzIiwiYm4iOjc0MTIwMDF9
          */
         NextPageToken: string | null;
@@ -833,14 +825,10 @@ export interface components {
          *     from the calldata. Setup-only transactions (identity registration and
          *     the like) never appear.
          *
-         *     Decision: outcomes are what the published service exposes. The product
-         *     description lists "outcomes" among the contents of a transaction record,
-         *     but the service publishes no per-policy result (allowed, denied,
-         *     continue), denial reason or mapped parameters, because the onchain event
-         *     does not carry them, so none is modelled here. What a record shows is the
-         *     run itself (it completed, so the engine let the call proceed), the
-         *     default behaviours in force, and the transaction's own result
-         *     (`revert_reason` is `null` when it succeeded).
+         *     A record shows the run itself (it completed, so the engine let the call
+         *     proceed), the default behaviours in force, and the transaction's own
+         *     result (`revert_reason` is `null` when it succeeded). It carries no
+         *     per-policy result, denial reason or mapped parameters.
          */
         TransactionData: {
             /** @description Chain the transaction ran on. */
@@ -985,11 +973,8 @@ export interface components {
     };
     responses: {
         /**
-         * @description Rate limit exceeded. The service publishes no thresholds.
-         *
-         *     Decision: the same for every API: every authenticated operation may answer
-         *     `429`, with `Retry-After` when the service sends it. The SDK waits and
-         *     retries.
+         * @description Rate limit exceeded. Every authenticated operation may answer `429`, with
+         *     `Retry-After` when the service sends it. The SDK waits and retries.
          */
         TooManyRequests: {
             headers: {
@@ -1020,8 +1005,7 @@ export interface components {
         };
         /**
          * @description The `Authorization` header is missing, malformed or carries a key the
-         *     service does not accept. Decision: the published description lists no
-         *     `401`; its body is assumed to be the reporting error body.
+         *     service does not accept. The body is the reporting error body.
          */
         Unauthorized: {
             headers: {
@@ -1069,8 +1053,8 @@ export interface components {
         orgId: string;
         /**
          * @description The `next_page_token` of the previous page, unchanged. Omit for the first
-         *     page. Decision: send it with the same filters, sort and `page_size` as the
-         *     request that produced it.
+         *     page. Send it with the same filters, sort and `page_size` as the request
+         *     that produced it.
          */
         pageToken: string;
         /** @description Chain selector of the resource, as a decimal string. */
@@ -1162,8 +1146,8 @@ export interface operations {
                 org_id?: components["parameters"]["orgId"];
                 /**
                  * @description The `next_page_token` of the previous page, unchanged. Omit for the first
-                 *     page. Decision: send it with the same filters, sort and `page_size` as the
-                 *     request that produced it.
+                 *     page. Send it with the same filters, sort and `page_size` as the request
+                 *     that produced it.
                  */
                 page_token?: components["parameters"]["pageToken"];
             };
@@ -1299,8 +1283,8 @@ export interface operations {
                 org_id?: components["parameters"]["orgId"];
                 /**
                  * @description The `next_page_token` of the previous page, unchanged. Omit for the first
-                 *     page. Decision: send it with the same filters, sort and `page_size` as the
-                 *     request that produced it.
+                 *     page. Send it with the same filters, sort and `page_size` as the request
+                 *     that produced it.
                  */
                 page_token?: components["parameters"]["pageToken"];
             };
@@ -1395,8 +1379,8 @@ export interface operations {
                 org_id?: components["parameters"]["orgId"];
                 /**
                  * @description The `next_page_token` of the previous page, unchanged. Omit for the first
-                 *     page. Decision: send it with the same filters, sort and `page_size` as the
-                 *     request that produced it.
+                 *     page. Send it with the same filters, sort and `page_size` as the request
+                 *     that produced it.
                  */
                 page_token?: components["parameters"]["pageToken"];
             };
@@ -1513,8 +1497,8 @@ export interface operations {
                 org_id?: components["parameters"]["orgId"];
                 /**
                  * @description The `next_page_token` of the previous page, unchanged. Omit for the first
-                 *     page. Decision: send it with the same filters, sort and `page_size` as the
-                 *     request that produced it.
+                 *     page. Send it with the same filters, sort and `page_size` as the request
+                 *     that produced it.
                  */
                 page_token?: components["parameters"]["pageToken"];
             };
@@ -1613,8 +1597,8 @@ export interface operations {
                 org_id?: components["parameters"]["orgId"];
                 /**
                  * @description The `next_page_token` of the previous page, unchanged. Omit for the first
-                 *     page. Decision: send it with the same filters, sort and `page_size` as the
-                 *     request that produced it.
+                 *     page. Send it with the same filters, sort and `page_size` as the request
+                 *     that produced it.
                  */
                 page_token?: components["parameters"]["pageToken"];
             };
@@ -1683,8 +1667,8 @@ export interface operations {
                 org_id?: components["parameters"]["orgId"];
                 /**
                  * @description The `next_page_token` of the previous page, unchanged. Omit for the first
-                 *     page. Decision: send it with the same filters, sort and `page_size` as the
-                 *     request that produced it.
+                 *     page. Send it with the same filters, sort and `page_size` as the request
+                 *     that produced it.
                  */
                 page_token?: components["parameters"]["pageToken"];
             };

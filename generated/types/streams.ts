@@ -110,6 +110,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a live stream of reports over WebSocket
+         * @description A WebSocket upgrade (RFC 6455): a `GET` with `Connection: Upgrade`,
+         *     `Upgrade: websocket`, `Sec-WebSocket-Key` and `Sec-WebSocket-Version: 13`,
+         *     signed like every other request (method `GET`, the path with its query,
+         *     the hash of the empty body). The answer `101 Switching Protocols` opens
+         *     the socket; from then on the server sends one text message per new
+         *     report of the requested streams (see `ReportStreamMessage`), and answers
+         *     WebSocket pings with pongs. A refused upgrade is an ordinary HTTP answer
+         *     with an error body.
+         *
+         *     High availability: the host runs several origins. A signed
+         *     `HEAD /` on the host names them in `X-Cll-Available-Origins`; open one
+         *     connection per origin, each naming its origin in `X-Cll-Origin`, and
+         *     keep the first copy of each report (per `feedID` and
+         *     `observationsTimestamp`). Without `X-Cll-Origin` the host picks an origin.
+         *
+         *     The stream carries only reports published while the socket is open:
+         *     after a reconnect, read what was missed with `GET /api/v1/reports/page`.
+         */
+        get: operations["streamReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * List the origins of the WebSocket host
+         * @description Signed like every other request (method `HEAD`, path `/`). The answer
+         *     names the origins behind the WebSocket host in
+         *     `X-Cll-Available-Origins`; a client opens one stream per origin
+         *     (`GET /api/v1/ws` with `X-Cll-Origin`) so that losing one origin loses
+         *     no report.
+         */
+        head: operations["getStreamOrigins"];
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -143,17 +203,12 @@ export interface components {
             report: components["schemas"]["Report"];
         };
         /**
-         * @description The house error body, written once and used by every API whose service
-         *     answers errors as `{type, code, message}` (channels) and by the report API,
-         *     whose service publishes no error body.
+         * @description The error body `{type, code?, message}` of the channels API and the report
+         *     API.
          *
-         *     Decision: the report API uses the same shape, so that one error class
-         *     serves both.
-         *
-         *     `type` is the category, `code` narrows it
-         *     where the service names a reason, `message` is for humans and may change
-         *     between releases: branch on `type` and `code`, never on `message`.
-         *     Services omit `code` on many errors, so it stays optional.
+         *     `type` is the category, `code` narrows it where the service names a
+         *     reason (many errors carry no `code`), `message` is for humans and may
+         *     change between releases: branch on `type` and `code`, never on `message`.
          *
          *     The shape is shared; the categories (`type` values) are per API, so each
          *     API documents its own. Channels answers `401` and `429` with its own
@@ -171,9 +226,8 @@ export interface components {
             message: string;
         };
         /**
-         * @description The error body of the report API: the house `ErrorBody` with these
-         *     categories in `type`. Decision: the service publishes no error body, so
-         *     this shape and these categories are ours (see the API description).
+         * @description The error body of the report API: `ErrorBody` with these categories in
+         *     `type`.
          */
         StreamsError: components["schemas"]["ErrorBody"] & {
             /** @enum {string} */
@@ -184,20 +238,14 @@ export interface components {
             reports: components["schemas"]["Report"][];
         };
         /**
-         * @description One stream of the catalog. The seed names three facts (ID, asset pair,
-         *     status).
+         * @description One stream of the catalog: its ID, asset pair and status, and, when the
+         *     service sends them, one optional field per discovery filter. Its
+         *     timestamps are Unix seconds, as every timestamp of this API.
          *
-         *     Decision: the other fields are ours, one per discovery filter, and
-         *     optional because the service may not send them. Its timestamps are Unix
-         *     seconds, as every timestamp of this API.
-         *
-         *     Known `status` values (an open string, see the API description): `active`,
-         *     `expected_decommission`, `decommissioned`. Hidden streams have `hidden: true`
-         *     and appear only to authenticated callers entitled to them.
-         *
-         *     Decision: status transitions are not modelled; the expected order is
-         *     active → expected_decommission → decommissioned; `hidden` is independent
-         *     of status.
+         *     Known `status` values (an open string: a new value may appear):
+         *     `active`, `expected_decommission`, `decommissioned`, usually in that
+         *     order. Hidden streams have `hidden: true` and appear only to
+         *     authenticated callers entitled to them, whatever their status.
          */
         Stream: {
             feedID: components["schemas"]["FeedId"];
@@ -225,15 +273,21 @@ export interface components {
             decommissioned_at?: number | null;
         };
         /**
-         * @description The stream catalog. Decision: the whole filtered catalog comes in one
-         *     answer (no pagination is documented for discovery).
-         *
-         *     Decision: the answer's shape is not published; the streams come wrapped
-         *     as `{feeds: [...]}`, the name following `feedID`, which the API uses
-         *     everywhere for a stream's identifier.
+         * @description The stream catalog, `{feeds: [...]}`: the whole filtered catalog in one
+         *     answer.
          */
         StreamCatalog: {
             feeds: components["schemas"]["Stream"][];
+        };
+        /**
+         * @description One message of the live report stream (`GET /api/v1/ws`): a WebSocket text
+         *     frame holding this JSON document, one report each. With several origins,
+         *     every origin sends every report: the same report (same `feedID` and
+         *     `observationsTimestamp`) arrives once per connection, and a client keeps
+         *     the first.
+         */
+        ReportStreamMessage: {
+            report: components["schemas"]["Report"];
         };
     };
     responses: {
@@ -319,9 +373,8 @@ export interface components {
          */
         startTimestamp: components["schemas"]["UnixSeconds"];
         /**
-         * @description How many reports the page holds at most. Decision: the service's default
-         *     and maximum are not published, so only the minimum is stated; omit it for
-         *     the service's default.
+         * @description How many reports the page holds at most. Omit it for the service's
+         *     default page size.
          * @example 100
          */
         pageLimit: number;
@@ -367,32 +420,32 @@ export interface components {
          */
         hidden: boolean;
         /**
-         * @description Only streams created after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @description Only streams created after this instant, in Unix seconds.
          * @example 1735689600
          */
         createdAfter: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams created before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @description Only streams created before this instant, in Unix seconds.
          * @example 1735689600
          */
         createdBefore: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams expected to be decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @description Only streams expected to be decommissioned after this instant, in Unix seconds.
          * @example 1735689600
          */
         expectedDecommissionAfter: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams expected to be decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @description Only streams expected to be decommissioned before this instant, in Unix seconds.
          * @example 1735689600
          */
         expectedDecommissionBefore: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @description Only streams decommissioned after this instant, in Unix seconds.
          * @example 1735689600
          */
         decommissionedAfter: components["schemas"]["UnixSeconds"];
         /**
-         * @description Only streams decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+         * @description Only streams decommissioned before this instant, in Unix seconds.
          * @example 1735689600
          */
         decommissionedBefore: components["schemas"]["UnixSeconds"];
@@ -541,9 +594,8 @@ export interface operations {
                  */
                 startTimestamp: components["parameters"]["startTimestamp"];
                 /**
-                 * @description How many reports the page holds at most. Decision: the service's default
-                 *     and maximum are not published, so only the minimum is stated; omit it for
-                 *     the service's default.
+                 * @description How many reports the page holds at most. Omit it for the service's
+                 *     default page size.
                  * @example 100
                  */
                 limit?: components["parameters"]["pageLimit"];
@@ -616,32 +668,32 @@ export interface operations {
                  */
                 hidden?: components["parameters"]["hidden"];
                 /**
-                 * @description Only streams created after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @description Only streams created after this instant, in Unix seconds.
                  * @example 1735689600
                  */
                 created_after?: components["parameters"]["createdAfter"];
                 /**
-                 * @description Only streams created before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @description Only streams created before this instant, in Unix seconds.
                  * @example 1735689600
                  */
                 created_before?: components["parameters"]["createdBefore"];
                 /**
-                 * @description Only streams expected to be decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @description Only streams expected to be decommissioned after this instant, in Unix seconds.
                  * @example 1735689600
                  */
                 expected_decommission_after?: components["parameters"]["expectedDecommissionAfter"];
                 /**
-                 * @description Only streams expected to be decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @description Only streams expected to be decommissioned before this instant, in Unix seconds.
                  * @example 1735689600
                  */
                 expected_decommission_before?: components["parameters"]["expectedDecommissionBefore"];
                 /**
-                 * @description Only streams decommissioned after this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @description Only streams decommissioned after this instant, in Unix seconds.
                  * @example 1735689600
                  */
                 decommissioned_after?: components["parameters"]["decommissionedAfter"];
                 /**
-                 * @description Only streams decommissioned before this instant, in Unix seconds. Decision: Unix seconds, as every timestamp of this API (the service does not publish the form of the date filters).
+                 * @description Only streams decommissioned before this instant, in Unix seconds.
                  * @example 1735689600
                  */
                 decommissioned_before?: components["parameters"]["decommissionedBefore"];
@@ -667,6 +719,104 @@ export interface operations {
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamReports: {
+        parameters: {
+            query: {
+                /**
+                 * @description The stream IDs, comma-separated (one query value, not repeated keys).
+                 * @example [
+                 *       "0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782",
+                 *       "0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439"
+                 *     ]
+                 */
+                feedIDs: components["parameters"]["feedIDs"];
+            };
+            header?: {
+                /**
+                 * @description The origin to connect to, one of the identifiers `HEAD /` lists.
+                 * @example 001
+                 */
+                "X-Cll-Origin"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Switching Protocols: the WebSocket is open. Each message the server
+             *     then sends is one `ReportStreamMessage` (JSON in a text frame); the
+             *     content below describes those messages, not a body of this answer.
+             */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportStreamMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key is valid but may not open this stream. The body is the report API's error body (`StreamsError`). Do not retry without changing the key or the streams. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamsError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getStreamOrigins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The origins, in `X-Cll-Available-Origins`. No body. */
+            200: {
+                headers: {
+                    /**
+                     * @description The origin identifiers, comma-separated inside braces, e.g.
+                     *     `{001,002}`. Absent or empty when the host has a single origin.
+                     */
+                    "X-Cll-Available-Origins"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authentication failed (see `Unauthorized`); a `HEAD` answer has no body. Do not retry without changing the credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The rate limit was exceeded; retry after `Retry-After` when present, else with backoff. No body. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure; retry with backoff. No body. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

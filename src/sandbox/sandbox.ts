@@ -66,7 +66,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const violations: Violation[] = [];
   let closed = false;
 
-  function answer(behaviour: ApiBehaviour, operationId: string, produce: () => SandboxAnswer): Response {
+  /** `injected` answers are faults asked for by a test: they are off-spec on purpose and not validated. */
+  function answer(behaviour: ApiBehaviour, operationId: string, produce: () => SandboxAnswer, injected = false): Response {
     let result: SandboxAnswer;
     try {
       result = produce();
@@ -80,7 +81,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     const headers: Record<string, string> = { ...result.headers };
     if (result.body !== undefined) headers['content-type'] ??= 'application/json';
-    if (options.validate !== undefined) {
+    if (options.validate !== undefined && !injected) {
       try {
         options.validate({ api: behaviour.api, operationId, status: result.status, headers, body: result.body });
       } catch (error) {
@@ -120,7 +121,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const retryAfter = fault.retryAfter === undefined ? undefined : { 'Retry-After': String(fault.retryAfter) };
       return answer(behaviour, operationId, () => {
         throw new SandboxHttpError(fault.status!, 'INJECTED_FAULT', `injected ${fault.status}`, undefined, retryAfter);
-      });
+      }, true);
     }
     return answer(behaviour, operationId, () => {
       const sandboxRequest: SandboxRequest = {

@@ -2,6 +2,7 @@ import type { Client } from 'openapi-fetch';
 import { hmacAuthorizer } from '../core/auth.js';
 import { createApiClient, type CommonClientOptions } from '../core/client.js';
 import { ConfigurationError } from '../core/errors.js';
+import { rememberStreamsClient } from './client-settings.js';
 import { EMPTY_SUCCESS } from '../../generated/operations/streams.js';
 import type { paths } from '../../generated/types/streams.js';
 
@@ -39,11 +40,14 @@ export function createStreamsClient(options: StreamsClientOptions = {}): Streams
   }
   const { apiKey, apiSecret } = options;
   const anonymous = apiKey === undefined && apiSecret === undefined;
-  return createApiClient<paths>(options, {
+  const authorize = anonymous ? undefined : hmacAuthorizer({ apiKey: apiKey as string, apiSecret: apiSecret as string });
+  const client = createApiClient<paths>(options, {
     baseUrl: STREAMS_BASE_URLS[network],
     emptySuccess: EMPTY_SUCCESS,
-    ...(anonymous ? {} : { authorize: hmacAuthorizer({ apiKey: apiKey as string, apiSecret: apiSecret as string }) }),
+    ...(authorize ? { authorize } : {}),
     // `feedIDs` travels as one comma-separated value, not as repeated keys.
     querySerializer: { array: { style: 'form', explode: false } },
   });
+  rememberStreamsClient(client, { network, authorize, userAgent: options.userAgent });
+  return client;
 }

@@ -11,16 +11,20 @@
  *
  * The scan runs in WebAssembly SIMD (`report-scan.wat`, 16 characters per
  * instruction) when the runtime allows it: the report is copied straight into
- * the module's memory. Where WebAssembly is missing or may not compile code
- * (a Content-Security-Policy without `wasm-unsafe-eval`, edge runtimes that
- * only run pre-compiled modules, engines without SIMD), the same scan runs in
+ * the module's memory. The module comes through the package's
+ * `#report-scan-wasm` import: as base64, compiled here on first use, or, under
+ * the `workerd` condition, as a `.wasm` file the runtime compiled (workerd
+ * refuses to compile WebAssembly from bytes but imports `.wasm` modules).
+ * Where WebAssembly is missing or may not compile code (a
+ * Content-Security-Policy without `wasm-unsafe-eval`, edge runtimes that only
+ * run pre-compiled modules, engines without SIMD), the same scan runs in
  * JavaScript, four characters per 32-bit word. Both give the same answer; the
  * tests run the decoder on each.
  *
  * Measured on Node 20 for a V3 report with two signatures (1,474 characters):
  * the copy ~70 ns; the scan ~80 ns in WebAssembly, ~300 ns in JavaScript.
  */
-import { REPORT_SCAN_WASM_BASE64 } from '../../generated/wasm/report-scan.js';
+import { REPORT_SCAN_WASM } from '#report-scan-wasm';
 
 /**
  * How many leading '0' digits each ABI word of a layout's fixed part must
@@ -135,7 +139,8 @@ function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
 function wasmEngine(): ScanEngine | undefined {
   try {
     // Synchronous compilation is allowed for small modules everywhere (browsers cap it at 4 kB on the main thread).
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(base64Bytes(REPORT_SCAN_WASM_BASE64)), {});
+    const module = typeof REPORT_SCAN_WASM === 'string' ? new WebAssembly.Module(base64Bytes(REPORT_SCAN_WASM)) : REPORT_SCAN_WASM;
+    const instance = new WebAssembly.Instance(module, {});
     const memory = instance.exports['memory'] as WebAssembly.Memory;
     const scan = instance.exports['scan'] as (p: number, n: number, t: number, m: number) => number;
     // Page 0 holds the report, page 1 the tables; the memory never grows, so views stay valid.

@@ -13,7 +13,8 @@
 ;; adding 0x1f moves 'a'-'f' (0x61-0x66) to 0x80-0x85, the only ones below
 ;; 0x86. (x86 has no unsigned byte compare, so this is cheaper than lt_u.)
 ;;
-;; Built into generated/wasm/report-scan.ts by scripts/generate.mjs.
+;; Built into generated/wasm/report-scan.wasm (and its base64 twin,
+;; report-scan.js) by scripts/generate.mjs.
 (module
   ;; Page 0: the report (from byte 2); page 1: the fixed-digit tables.
   (memory (export "memory") 2)

@@ -4,7 +4,8 @@
 // page: the API title and every operation summary of the bundle are rendered,
 // the console has no errors, and no request leaves 127.0.0.1 (such requests are
 // aborted so nothing leaks, and the test names them). Screenshots land in
-// test-results/docs/<page>.png.
+// test-results/docs/<page>.png. Without a browser, the built pages are still
+// read: they must carry no authoring notes and no `x-decision`.
 //
 // Chromium is /usr/bin/chromium (`apt-get install -y chromium`), or
 // CHROMIUM_PATH. Without it the test is skipped, unless REQUIRE_BROWSER=1 (as
@@ -17,9 +18,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { parse } from 'yaml';
+import { AUTHORING_NOTE, NOTE_KEY } from '../../scripts/lib/maintainer-notes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const docsDir = join(root, 'docs');
@@ -362,4 +364,41 @@ describeWithBrowser('reference docs in Chromium', () => {
     },
     PAGE_TIMEOUT,
   );
+});
+
+/**
+ * What a page carries of our documents, apart from Redoc's own script (whose
+ * code has words such as `seed` of its own): the prerendered markup before
+ * the script, and the document Redoc embeds to hydrate the page.
+ */
+function ownContentOf(html: string, page: string): { markup: string; definition: string } {
+  const scriptStart = html.indexOf('<script type="module">');
+  const definitionStart = html.indexOf('const __redoc_definition = ');
+  const definitionEnd = html.indexOf('const __redoc_options', definitionStart);
+  if (scriptStart < 0 || definitionStart < scriptStart || definitionEnd < 0) {
+    throw new Error(`${page}: Redoc's page layout changed (module script or __redoc_definition not found); revisit ownContentOf`);
+  }
+  return { markup: html.slice(0, scriptStart), definition: html.slice(definitionStart, definitionEnd) };
+}
+
+describe('reference docs carry no authoring notes', () => {
+  const apis = apiNames.map(loadApi);
+
+  beforeAll(() => {
+    if (!docsAreFresh(apis)) buildDocs();
+  }, 120_000);
+
+  it.each(apiNames)('%s.html', (api) => {
+    const page = `${api}.html`;
+    const html = readFileSync(join(docsDir, page), 'utf8');
+    for (const note of ['Decision:', 'not shown', NOTE_KEY]) {
+      expect(html.includes(note), `${page} contains "${note}"`).toBe(false);
+    }
+    const { markup, definition } = ownContentOf(html, page);
+    const doc = apis.find((candidate) => candidate.api === api)!;
+    expect(markup, `${page} prerenders its title`).toContain(doc.title);
+    expect(definition, `${page} embeds its document`).toContain(JSON.stringify(doc.title));
+    expect(markup.match(AUTHORING_NOTE)?.[0], `${page}: prerendered text has an authoring note`).toBeUndefined();
+    expect(definition.match(AUTHORING_NOTE)?.[0], `${page}: embedded document has an authoring note`).toBeUndefined();
+  });
 });

@@ -4,15 +4,12 @@
 // compile it and run it against Prism mocks.
 //
 // The temporary project lives under the OS temp folder, outside this
-// repository, so nothing resolves from our own node_modules: only the tarball
-// and its dependencies (from the npm cache; `--prefer-offline` falls back to
-// the registry). TypeScript and esbuild are ours, run against that project.
-import { execFile } from 'node:child_process';
+// repository (test/support/packed-package.ts). TypeScript and esbuild are
+// ours, run against that project.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_VERSION as CHANNELS } from '../../generated/operations/channels.js';
@@ -21,38 +18,15 @@ import { API_VERSION as POLICY_EVALUATION } from '../../generated/operations/pol
 import { API_VERSION as POLICY_REPORTING } from '../../generated/operations/policy-reporting.js';
 import { API_VERSION as STREAMS } from '../../generated/operations/streams.js';
 import { startPrismMocks, stopPrismMocks, type PrismMocks } from '../../scripts/lib/prism.mjs';
+import { installProject, PACKAGE_NAME as PKG, packPackage, run, type PackedPackage } from '../support/packed-package.js';
+import { isolatedEnv } from '../support/working-tree.js';
 
-const exec = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tscBin = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const PKG = '@ourteam/service-sdk';
 const ENTRIES = ['channels', 'streams', 'report-decoder', 'policy'] as const;
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const WALLET_ID = '6f2d9a14-3c7b-4e85-a1d0-9b8c7e6f5a41';
-
-/**
- * The environment of a child npm: without the `npm_*` variables an outer
- * `npm test` sets, among them `npm_config_local_prefix` (this repository),
- * which would point the temporary project's install back at our own folder.
- */
-function childEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^npm_/i.test(key) && !/^npm_config_(cache|userconfig|globalconfig|registry)$/i.test(key)) continue;
-    env[key] = value;
-  }
-  return env;
-}
-
-async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = childEnv()) {
-  try {
-    return await exec(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${[command, ...args].join(' ')} failed in ${cwd}\n${e.stdout ?? ''}\n${e.stderr ?? e.message}`);
-  }
-}
 
 // --- the user's project ------------------------------------------------------
 
@@ -215,7 +189,7 @@ let tmp = '';
 let project = '';
 /** A Node server's project: the SDK and @types/node (the version we use). */
 let nodeProject = '';
-let packed: { filename: string; files: { path: string }[]; entryCount: number; size: number };
+let packed: PackedPackage;
 let mocks: PrismMocks | undefined;
 
 beforeAll(async () => {
@@ -228,17 +202,10 @@ beforeAll(async () => {
   // Prism starts while we build and pack.
   const mocksStarting = startPrismMocks({ apis: ['channels', 'streams'] });
   try {
-    await run('npm', ['run', 'build'], root);
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], root);
-    [packed] = JSON.parse(stdout);
-
-    const tarball = join(tmp, packed.filename);
+    packed = await packPackage(tmp);
+    const { tarball } = packed;
     const typesNode = JSON.parse(await readFile(join(root, 'node_modules', '@types', 'node', 'package.json'), 'utf8')).version;
-    const install = async (dir: string, packages: string[]) => {
-      await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'sdk-user', private: true, type: 'module' }, null, 2));
-      await run('npm', ['install', ...packages, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], dir);
-    };
-    await Promise.all([install(project, [tarball]), install(nodeProject, [tarball, `@types/node@${typesNode}`])]);
+    await Promise.all([installProject(project, [tarball]), installProject(nodeProject, [tarball, `@types/node@${typesNode}`])]);
     await writeFile(join(nodeProject, 'server.ts'), NODE_USER_TS);
     await writeFile(join(nodeProject, 'tsconfig.json'), JSON.stringify(NODE_TSCONFIG, null, 2));
     await writeFile(join(project, 'user.ts'), USER_TS);
@@ -262,7 +229,7 @@ describe('the packed tarball', () => {
   it('holds only built JavaScript, declarations and the package documents', async () => {
     const paths = packed.files.map((f) => f.path);
     for (const path of paths) {
-      expect(path).toMatch(/^(dist\/(src|generated)\/.+\.(js|d\.ts)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/);
+      expect(path).toMatch(/^(dist\/(src|generated)\/.+\.(js|d\.ts)|generated\/wasm\/[a-z-]+(\.workerd)?\.(js|d\.ts|wasm)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/);
     }
     const pkg = JSON.parse(await readFile(join(project, 'node_modules', PKG, 'package.json'), 'utf8'));
     for (const entry of ENTRIES) {
@@ -293,7 +260,7 @@ describe.concurrent("a user's TypeScript file", () => {
   it('type-checks with moduleResolution node16, compiles, and runs against Prism', { timeout: TSC_TIMEOUT }, async ({ expect }) => {
     await run(process.execPath, [tscBin, '-p', 'tsconfig.node16.json'], project);
     const { urls } = mocks!;
-    const env = { ...childEnv(), CHANNELS_URL: urls.channels, STREAMS_URL: urls.streams };
+    const env = { ...isolatedEnv(), CHANNELS_URL: urls.channels, STREAMS_URL: urls.streams };
     const { stdout } = await run(process.execPath, ['run.mjs'], project, env);
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
 
@@ -352,7 +319,7 @@ describe('bundling from the installed package', () => {
     expect(fromPackages.length).toBeGreaterThan(0);
     // The decoder's modules and its scan's WebAssembly binary, nothing else.
     for (const input of fromPackages) {
-      expect(input).toMatch(/node_modules\/@ourteam\/service-sdk\/dist\/(src\/streams\/report-[a-z-]+|generated\/wasm\/report-scan)\.js$/);
+      expect(input).toMatch(/node_modules\/@ourteam\/service-sdk\/(dist\/src\/streams\/report-[a-z-]+|generated\/wasm\/report-scan)\.js$/);
     }
   });
 

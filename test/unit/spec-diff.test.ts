@@ -1,6 +1,6 @@
 // The spec gate: fixtures of channels bumps, our rules on top of
-// `redocly diff`, the version rule, the default base in git, the changelog,
-// and user code compiled against regenerated types.
+// `redocly diff`, the version rule, the base (the committed release file, or
+// a git ref), the changelog, and user code compiled against regenerated types.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,16 +14,17 @@ import { RULES, type RedoclyChange, type SpecChange } from '../../scripts/lib/sp
 import { compareAll, compareFiles, type ApiComparison } from '../../scripts/lib/spec-diff/compare.mjs';
 import { changelogSection, changelogVerdict, updateChangelog } from '../../scripts/lib/spec-diff/format.mjs';
 import { gate, versionBump } from '../../scripts/lib/spec-diff/gate.mjs';
-import { defaultBase, latestReleaseTag } from '../../scripts/lib/spec-diff/git-base.mjs';
+import { git } from '../../scripts/lib/spec-diff/git-base.mjs';
+import { readRelease, releaseBody, releasePath, releaseTagProblems, releaseText } from '../../scripts/lib/spec-diff/release.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const fixtures = join(root, 'test', 'fixtures', 'spec-bumps');
 const scratch = mkdtempSync(join(tmpdir(), 'spec-diff-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A comparison as spec:check builds it, from two files. */
+/** A comparison as spec:check builds it, from two files (the base standing for a release file). */
 async function compared(basePath: string, revisionPath: string, api = 'channels'): Promise<ApiComparison> {
-  return { api, status: 'compared', baseRef: 'base', baseWhy: 'test', ...(await compareFiles(basePath, revisionPath)) };
+  return { api, status: 'compared', baseKind: 'release', baseRef: 'base', baseWhy: 'test', matchesBase: false, ...(await compareFiles(basePath, revisionPath)) };
 }
 
 /** A fixture compared with the 0.8.0 base, once per run. */
@@ -298,62 +299,113 @@ describe('version rule', () => {
     expect(gate(result('1.0.0', '1.1.0', [change('minor', 'dangerous')])).ok).toBe(true);
   });
 
-  it('passes with nothing to compare, says why; fails without a current bundle', () => {
-    const fresh = gate({ api: 'x', status: 'new', revisionVersion: '1.0.0', reason: 'HEAD has no generated/openapi/x.yaml' });
+  it('a git ref without the bundle passes (a new API since then); no release file or no current bundle fails', () => {
+    const fresh = gate({ api: 'x', status: 'new', baseKind: 'git', baseRef: 'HEAD', revisionVersion: '1.0.0', reason: 'HEAD has no generated/openapi/x.yaml' });
     expect(fresh).toEqual({ ok: true, problems: [], notes: ['x 1.0.0: nothing to compare with (HEAD has no generated/openapi/x.yaml); passes.'] });
+    const unreleased = gate({ api: 'x', status: 'new', baseKind: 'release', revisionVersion: '1.0.0', reason: 'no openapi/releases/x.yaml' });
+    expect(unreleased.problems).toEqual(['x 1.0.0: no openapi/releases/x.yaml, so nothing to hold it to; write it with `npm run spec:release -- --api x`.']);
     expect(gate({ api: 'x', status: 'missing', reason: 'no generated/openapi/x.yaml' }).ok).toBe(false);
   });
 });
 
-describe('default base in git', () => {
-  const repo = join(scratch, 'repo');
-  // A throwaway repository: no signing, no hooks, no GIT_* from a calling hook.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
-  const settings = ['user.name=t', 'user.email=t@example.test', 'commit.gpgSign=false', 'tag.gpgSign=false', 'core.hooksPath=/dev/null'];
-  const run = (...args: string[]) => execFileSync('git', [...settings.flatMap((s) => ['-c', s]), ...args], { cwd: repo, env, stdio: 'pipe' });
+describe('base: the committed release file, or the bundle at a git ref', () => {
+  // Not a git repository: the release file is all the gate reads.
+  const project = join(scratch, 'project');
   const bundle = (api: string, edit?: (doc: TinyApi) => void, version = '1.0.0') => {
     const doc = tinyApi();
     doc.info.version = version;
     edit?.(doc);
-    writeFileSync(join(repo, 'generated', 'openapi', `${api}.yaml`), stringify(doc));
+    const text = stringify(doc);
+    writeFileSync(join(project, 'generated', 'openapi', `${api}.yaml`), text);
+    return text;
   };
+  const releaseOne = async () => (await compareAll({ cwd: project, apis: ['one'] }))[0]!;
 
   beforeAll(() => {
-    mkdirSync(join(repo, 'generated', 'openapi'), { recursive: true });
-    writeFileSync(join(repo, 'redocly.yaml'), stringify({ apis: { one: { root: 'one.yaml' }, two: { root: 'two.yaml' } } }));
-    run('init', '-q');
+    mkdirSync(join(project, 'generated', 'openapi'), { recursive: true });
+    mkdirSync(join(project, 'openapi', 'releases'), { recursive: true });
+    writeFileSync(join(project, 'redocly.yaml'), stringify({ apis: { one: { root: 'one.yaml' }, two: { root: 'two.yaml' } } }));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'x', version: '0.3.0' }));
   });
 
-  it('a repository without commits has no base: every API is new and passes', async () => {
+  it('without a release file an API fails the gate, which says how to write one', async () => {
     bundle('one');
-    expect(defaultBase('one', repo)).toEqual({ ref: undefined, why: 'no commit and no release tag yet' });
-    const [one, two] = await compareAll({ cwd: repo });
-    expect(one).toMatchObject({ status: 'new', reason: 'no commit and no release tag yet' });
-    expect(gate(one!).ok).toBe(true);
+    const [one, two] = await compareAll({ cwd: project });
+    expect(one).toMatchObject({ status: 'new', baseKind: 'release', reason: 'no openapi/releases/one.yaml' });
+    expect(gate(one!).problems).toEqual(['one 1.0.0: no openapi/releases/one.yaml, so nothing to hold it to; write it with `npm run spec:release -- --api one`.']);
     expect(two).toMatchObject({ status: 'missing' });
   });
 
-  it('HEAD without the bundle: the API is new; HEAD with it: compared', async () => {
-    run('add', 'redocly.yaml');
-    run('commit', '-q', '-m', 'config only');
-    bundle('two');
-    const [one] = await compareAll({ cwd: repo });
-    expect(one).toMatchObject({ status: 'new', baseRef: 'HEAD', reason: 'HEAD has no generated/openapi/one.yaml' });
-    run('add', '.');
-    run('commit', '-q', '-m', 'bundles');
-    const [again] = await compareAll({ cwd: repo });
-    expect(again).toMatchObject({ status: 'compared', baseRef: 'HEAD', baseWhy: 'no one@<version> tag', changes: [] });
+  it('a release file is a header naming API and version over the bundle, byte for byte', () => {
+    const text = bundle('one');
+    const release = releaseText('one', text);
+    expect(release.split('\n').slice(0, 2)).toEqual([
+      '# one 1.0.0 as released: the base of `npm run spec:check`, `spec:diff` and `spec:changelog`.',
+      '# Written by `npm run spec:release -- --api one` from generated/openapi/one.yaml; never edited by hand.',
+    ]);
+    expect(releaseBody(release)).toBe(text);
+    writeFileSync(join(project, releasePath('one')), release);
+    expect(readRelease('one', project)).toMatchObject({ body: text, version: '1.0.0' });
   });
 
-  it('prefers the newest release tag by version, and gates against it', async () => {
-    for (const tag of ['one@1.0.0', 'one@1.10.0', 'one@1.9.0', 'one-extra@9.0.0', 'two@2.0.0-rc.1', 'two@1.0.0']) run('tag', tag);
-    expect(latestReleaseTag('one', repo)).toBe('one@1.10.0');
-    expect(latestReleaseTag('two', repo)).toBe('two@2.0.0-rc.1');
-    bundle('one', (doc) => delete doc.paths['/items'].post, '1.11.0');
-    const [one] = await compareAll({ cwd: repo, apis: ['one'] });
-    expect(one).toMatchObject({ baseRef: 'one@1.10.0', baseWhy: 'newest release tag' });
-    expect(gate(one!).problems.join('\n')).toContain('POST /items (createItem): Operation `POST /items` was removed.');
-    await expect(compareAll({ cwd: repo, baseRef: 'no-such-ref' })).rejects.toThrow('not a commit');
+  it('the bundle as released passes, also when publishing, in a folder that is no git repository', async () => {
+    expect(git(['rev-parse', '--git-dir'], project)).toBeUndefined();
+    const one = await releaseOne();
+    expect(one).toMatchObject({ status: 'compared', baseKind: 'release', baseRef: 'openapi/releases/one.yaml', matchesBase: true, baseVersion: '1.0.0', changes: [] });
+    expect(gate(one, { released: true })).toEqual({ ok: true, problems: [], notes: ['one 1.0.0: no change since openapi/releases/one.yaml.'] });
+  });
+
+  it('a breaking change without a major bump fails against the release', async () => {
+    bundle('one', (doc) => delete doc.paths['/items'].post, '1.1.0');
+    const one = await releaseOne();
+    expect(one).toMatchObject({ baseVersion: '1.0.0', revisionVersion: '1.1.0', matchesBase: false });
+    const problems = gate(one).problems.join('\n');
+    expect(problems).toContain('one: breaking change(s) need a new major version (1.0.0 -> 2.0.0), not 1.1.0');
+    expect(problems).toContain('POST /items (createItem): Operation `POST /items` was removed.');
+  });
+
+  it('a bump not yet released passes with a note, and fails when publishing', async () => {
+    bundle('one', (doc) => (doc.components.schemas.Item!.properties!.size = { type: 'integer' }), '1.1.0');
+    const one = await releaseOne();
+    const verdict = gate(one);
+    expect(verdict.ok).toBe(true);
+    expect(verdict.notes).toContain(
+      'one 1.1.0: not released yet (openapi/releases/one.yaml holds 1.0.0); run `npm run spec:changelog -- --api one` then `npm run spec:release -- --api one` before you commit.',
+    );
+    expect(gate(one, { released: true }).problems).toEqual([
+      'one 1.1.0: generated/openapi/one.yaml is not its release (openapi/releases/one.yaml holds 1.0.0); run `npm run spec:changelog -- --api one` then `npm run spec:release -- --api one` and commit.',
+    ]);
+  });
+
+  it('a release tag must name a released version: <api>@<version> its release file, v<version> package.json', () => {
+    const problems = (tag: string) => releaseTagProblems(tag, { apis: ['one', 'two'], cwd: project });
+    expect(problems('one@1.0.0')).toEqual([]);
+    expect(problems('one@1.1.0')).toEqual(['tag one@1.1.0: openapi/releases/one.yaml holds one 1.0.0, not 1.1.0.']);
+    expect(problems('two@1.0.0')).toEqual(['tag two@1.0.0: there is no openapi/releases/two.yaml.']);
+    expect(problems('three@1.0.0')).toEqual(['tag three@1.0.0: no API three (redocly.yaml declares one, two).']);
+    expect(problems('v0.3.0')).toEqual([]);
+    expect(problems('v0.4.0')).toEqual(['tag v0.4.0: package.json has version 0.3.0, not 0.4.0.']);
+    expect(problems('latest')).toEqual(['tag latest: not a release tag (<api>@<version> or v<version>).']);
+  });
+
+  it('--base <git-ref> compares with the bundle committed at that ref', async () => {
+    // A throwaway repository: no signing, no hooks, no GIT_* from a calling hook.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GIT_')));
+    const settings = ['user.name=t', 'user.email=t@example.test', 'commit.gpgSign=false', 'core.hooksPath=/dev/null'];
+    const run = (...args: string[]) => execFileSync('git', [...settings.flatMap((s) => ['-c', s]), ...args], { cwd: project, env, stdio: 'pipe' });
+    run('init', '-q');
+    await expect(compareAll({ cwd: project, baseRef: 'HEAD' })).rejects.toThrow('--base HEAD: not a commit');
+    bundle('one');
+    run('add', 'redocly.yaml', 'generated');
+    run('commit', '-q', '-m', 'one');
+    bundle('two');
+    bundle('one', (doc) => delete doc.paths['/items'].post, '1.1.0');
+    const [one, two] = await compareAll({ cwd: project, baseRef: 'HEAD' });
+    expect(one).toMatchObject({ status: 'compared', baseKind: 'git', baseRef: 'HEAD', baseWhy: '--base', baseVersion: '1.0.0', revisionVersion: '1.1.0' });
+    expect(gate(one!).problems.join('\n')).toContain('need a new major version (1.0.0 -> 2.0.0), not 1.1.0');
+    expect(two).toMatchObject({ status: 'new', baseKind: 'git', reason: 'HEAD has no generated/openapi/two.yaml' });
+    expect(gate(two!).ok).toBe(true);
+    await expect(compareAll({ cwd: project, baseRef: 'no-such-ref' })).rejects.toThrow('not a commit');
   });
 });
 
@@ -364,7 +416,7 @@ describe('changelog', () => {
       [
         '## channels 0.9.0 (2026-01-31)',
         '',
-        'Changes since 0.8.0 (base).',
+        'Changes since 0.8.0.',
         '',
         '### Added',
         '- `GET /channels` (listChannels), `POST /channels` (createChannel), `GET /channels/{channel_id}` (getChannel) and `PATCH /channels/{channel_id}` (updateChannel), `Channel.labels`: Property `labels` was added (optional).',
@@ -372,6 +424,7 @@ describe('changelog', () => {
         '',
       ].join('\n'),
     );
+    expect(changelogSection({ ...minor, baseKind: 'git', baseRef: 'origin/main' }, '2026-01-31')).toContain('Changes since 0.8.0 (origin/main).');
     const section = changelogSection(await fixture('channels-0.9.0-dangerous-response-enum'), '2026-01-31');
     expect(section).toContain("### Dangerous\n- `GET /channels` (listChannels), `POST /channels` (createChannel), `GET /channels/{channel_id}` (getChannel) and `PATCH /channels/{channel_id}` (updateChannel), `ChannelStatus`: Enum of `ChannelStatus` gained values: 'paused'.");
   });
@@ -424,11 +477,11 @@ describe('user code written against 0.8.0, compiled against regenerated types', 
   it('compiles against 0.8.0 and, unchanged, against the 0.9.0 minor bump', () => {
     expect(typeErrors('channels-0.8.0')).toEqual([]);
     expect(typeErrors('channels-0.9.0-minor')).toEqual([]);
-  });
+  }, 60_000); // a whole-program type check each, slow on a busy 2-core machine
 
   it('does not compile against the breaking and dangerous bumps (the check has teeth)', () => {
     expect(typeErrors('channels-0.9.0-new-required-request-field').join('\n')).toContain("Property 'region' is missing");
     expect(typeErrors('channels-0.9.0-removed-response-field').join('\n')).toContain("Property 'description' does not exist");
     expect(typeErrors('channels-0.9.0-dangerous-response-enum').join('\n')).toContain('Type \'"paused"\' is not assignable to type \'never\'');
-  });
+  }, 60_000);
 });

@@ -6,8 +6,13 @@ export interface ApiComparison {
   /** compared: has a base; new: nothing to compare with (see reason); missing: no current bundle. */
   status: 'compared' | 'new' | 'missing';
   reason?: string;
+  /** release: the committed release file openapi/releases/<api>.yaml (the default); git: the bundle at a git ref. */
+  baseKind?: 'release' | 'git';
+  /** The release file's path, or the git ref. */
   baseRef?: string;
   baseWhy?: string;
+  /** The current bundle is, byte for byte, its base. */
+  matchesBase?: boolean;
   baseVersion?: string;
   revisionVersion?: string;
   changes?: SpecChange[];

@@ -1,15 +1,17 @@
-// Compares, per API, the bundle at a base (a git ref, or a file) with the
-// current bundle, and classifies every change. Shared by spec:diff,
-// spec:check and spec:changelog.
+// Compares, per API, the current bundle with its base and classifies every
+// change. The base is the API's committed release file
+// (openapi/releases/<api>.yaml), or the bundle at a git ref when one is
+// given. Shared by spec:diff, spec:check, spec:changelog and spec:release.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { classify } from './classify.mjs';
-import { defaultBase, fileAt, isCommit } from './git-base.mjs';
+import { fileAt, isCommit } from './git-base.mjs';
 import { METHODS, operationLabel } from './pointer.mjs';
 import { redoclyDiff } from './redocly-diff.mjs';
+import { readRelease, releasePath } from './release.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -30,13 +32,19 @@ export async function compareFiles(basePath, revisionPath) {
   return {
     baseVersion: base?.info?.version,
     revisionVersion: revision?.info?.version,
-    changes: classify(report, base, revision),
+    // `x-decision` holds maintainers' rationale; the docs strip it and users never see it.
+    changes: classify(report, base, revision).filter((change) => !isMaintainerNote(change.pointer)),
   };
+}
+
+function isMaintainerNote(pointer) {
+  return typeof pointer === 'string' && /\/x-decision$/.test(pointer);
 }
 
 /**
  * One API: status 'compared' (with changes), 'new' (no base bundle: says
- * why) or 'missing' (no current bundle).
+ * why) or 'missing' (no current bundle). `baseKind` says what the base was:
+ * 'release' (the committed release file, the default) or 'git' (`baseRef`).
  */
 export async function compareApi(api, { baseRef, cwd = root } = {}) {
   const current = join(cwd, bundlePath(api));
@@ -44,20 +52,28 @@ export async function compareApi(api, { baseRef, cwd = root } = {}) {
   const currentText = readFileSync(current, 'utf8');
   const document = parse(currentText);
   const revisionVersion = document?.info?.version;
-  const asNew = (reason, baseRef) => ({ api, status: 'new', baseRef, revisionVersion, reason, operations: operationsOf(document) });
+  const baseKind = baseRef ? 'git' : 'release';
+  const asNew = (reason, baseRef) => ({ api, status: 'new', baseKind, baseRef, revisionVersion, reason, operations: operationsOf(document) });
 
-  const base = baseRef ? { ref: baseRef, why: '--base' } : defaultBase(api, cwd);
-  if (base.ref === undefined) return asNew(base.why);
-  const text = fileAt(base.ref, bundlePath(api), cwd);
-  if (text === undefined) return asNew(`${base.ref} has no ${bundlePath(api)}`, base.ref);
-  const compared = { api, status: 'compared', baseRef: base.ref, baseWhy: base.why };
-  // The usual case in CI (the base is HEAD, unchanged): nothing to ask Redocly.
-  if (text === currentText) return { ...compared, baseVersion: revisionVersion, revisionVersion, changes: [] };
+  let base; // { text, ref, why }
+  if (baseKind === 'git') {
+    const text = fileAt(baseRef, bundlePath(api), cwd);
+    if (text === undefined) return asNew(`${baseRef} has no ${bundlePath(api)}`, baseRef);
+    base = { text, ref: baseRef, why: '--base' };
+  } else {
+    const release = readRelease(api, cwd);
+    if (!release) return asNew(`no ${releasePath(api)}`);
+    base = { text: release.body, ref: releasePath(api), why: 'the committed release' };
+  }
+  const matchesBase = base.text === currentText;
+  const compared = { api, status: 'compared', baseKind, baseRef: base.ref, baseWhy: base.why, matchesBase };
+  // The usual case (the bundle is its release): nothing to ask Redocly.
+  if (matchesBase) return { ...compared, baseVersion: revisionVersion, revisionVersion, changes: [] };
 
   const dir = mkdtempSync(join(tmpdir(), `spec-diff-${api}-`));
   try {
     const basePath = join(dir, `${api}.yaml`);
-    writeFileSync(basePath, text);
+    writeFileSync(basePath, base.text);
     return { ...compared, ...(await compareFiles(basePath, current)) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -70,7 +86,11 @@ function operationsOf(document) {
   );
 }
 
-/** Every API (or the named ones), in parallel. Throws on an unknown API or a --base that is no commit. */
+/**
+ * Every API (or the named ones), in parallel, each with its release file, or
+ * with the bundle at `baseRef`. Throws on an unknown API or a `baseRef` that
+ * is no commit.
+ */
 export async function compareAll({ baseRef, apis, cwd = root } = {}) {
   const known = apiNames(cwd);
   const unknown = (apis ?? []).filter((api) => !known.includes(api));

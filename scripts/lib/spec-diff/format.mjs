@@ -54,7 +54,8 @@ export function formatMarkdown(results) {
 
 /** One CHANGELOG.md section: API, version, date, then the changes by category. */
 export function changelogSection(result, date) {
-  const since = result.status === 'new' ? '' : `Changes since ${result.baseVersion} (${result.baseRef}).\n\n`;
+  const ref = result.baseKind === 'git' ? ` (${result.baseRef})` : '';
+  const since = result.status === 'new' ? '' : `Changes since ${result.baseVersion}${ref}.\n\n`;
   return `## ${result.api} ${result.revisionVersion} (${date})\n\n${since}${markdownBody(result, { collapseDocs: true })}`;
 }
 
@@ -70,12 +71,21 @@ export function changelogVerdict(result) {
   return { write: true };
 }
 
+// Read by users of the package (it ships CHANGELOG.md): what the versions mean to their code.
 const PREAMBLE = `# Changelog
 
-Changes to the HTTP API descriptions, per API and \`info.version\`, newest
-first. Sections are written by \`npm run spec:changelog\` from the diff with
-the previous release tag (\`<api>@<version>\`); running it again for the same
-version replaces that section.
+Changes to the HTTP API descriptions the clients are generated from, per API
+and version, newest first. Each entry point exports the version it was
+generated from (\`CHANNELS_API_VERSION\`, \`STREAMS_API_VERSION\`, …).
+
+- A new **major** version may break code written against the previous one:
+  see its Breaking list.
+- A new **minor** version adds endpoints, optional fields or parameters, or
+  new values of response enums. New values are listed under Dangerous: code
+  that handles "every" value (an exhaustive \`switch\`) stops compiling once
+  regenerated, until it handles the new one.
+- A **patch** changes descriptions and examples, or marks something
+  deprecated.
 `;
 
 /**

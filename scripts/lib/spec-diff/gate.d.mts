@@ -12,4 +12,4 @@ export declare function compareVersions(a: string, b: string): number;
 export declare function versionBump(from: string, to: string): 'major' | 'minor' | 'patch' | 'none' | 'down';
 export declare function listOperations(operations: string[], quote?: (label: string) => string): string;
 export declare function describeChange(change: SpecChange): string;
-export declare function gate(result: ApiComparison): GateVerdict;
+export declare function gate(result: ApiComparison, options?: { released?: boolean }): GateVerdict;

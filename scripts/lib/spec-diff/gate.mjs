@@ -51,13 +51,21 @@ export function describeChange(change) {
 
 const RANK = { none: 0, patch: 1, minor: 2, major: 3 };
 
+const bundlePathOf = (api) => `generated/openapi/${api}.yaml`;
+const releaseCommand = (api) => `\`npm run spec:changelog -- --api ${api}\` then \`npm run spec:release -- --api ${api}\``;
+
 /**
  * The gate's verdict on one API's comparison (see compare.mjs): `ok`, the
  * problems that fail it (each naming the offending changes), and notes.
+ * An API compared with its release file must have one. With `released`
+ * (when publishing), the bundle must also be exactly its release.
  */
-export function gate(result) {
+export function gate(result, { released = false } = {}) {
   const { api, baseVersion: from, revisionVersion: to, changes = [] } = result;
   if (result.status === 'missing') return { ok: false, problems: [`${api}: ${result.reason}`], notes: [] };
+  if (result.status === 'new' && result.baseKind === 'release') {
+    return { ok: false, problems: [`${api} ${to ?? ''}: ${result.reason}, so nothing to hold it to; write it with \`npm run spec:release -- --api ${api}\`.`], notes: [] };
+  }
   if (result.status === 'new') return { ok: true, problems: [], notes: [`${api} ${to ?? ''}: nothing to compare with (${result.reason}); passes.`] };
 
   for (const [which, version] of [['base', from], ['current', to]]) {
@@ -79,6 +87,11 @@ export function gate(result) {
     problems.push(`${api}: addition(s) or dangerous change(s) need at least a new minor version, not the patch ${from} -> ${to}:${list(needMinor)}`);
   }
 
+  const unreleased = result.baseKind === 'release' && !result.matchesBase && problems.length === 0;
+  if (unreleased && released) {
+    problems.push(`${api} ${to}: ${bundlePathOf(api)} is not its release (${result.baseRef} holds ${from}); run ${releaseCommand(api)} and commit.`);
+  }
+
   const notes = [];
   if (problems.length === 0) {
     const worst = changes.reduce((max, c) => (RANK[c.impact] > RANK[max] ? c.impact : max), 'none');
@@ -88,6 +101,7 @@ export function gate(result) {
         : `${api} ${from} -> ${to}: ${changes.length} change(s) since ${result.baseRef}, needing ${worst === 'none' ? 'no' : `a ${worst}`} bump; got ${bump}.`,
     );
     for (const change of changes.filter((c) => c.category === 'dangerous')) notes.push(`${api}: dangerous (call it out in the changelog): ${describeChange(change)}`);
+    if (unreleased) notes.push(`${api} ${to}: not released yet (${result.baseRef} holds ${from}); run ${releaseCommand(api)} before you commit.`);
   }
   return { ok: problems.length === 0, problems, notes };
 }

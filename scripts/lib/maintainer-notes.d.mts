@@ -1,0 +1,3 @@
+export declare const NOTE_KEY: 'x-decision';
+export declare const AUTHORING_NOTE: RegExp;
+export declare function withoutMaintainerNotes(yamlText: string): string;

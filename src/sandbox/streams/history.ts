@@ -1,0 +1,86 @@
+/**
+ * The reports of a catalog stream: one per second, observed at every whole
+ * second from the stream's `created_at` until it was decommissioned, or until
+ * now (sandbox time). Nothing is stored: a report is encoded when asked for,
+ * from the stream and the second alone (`report-values.ts`), so any second of
+ * any stream is available and memory stays flat.
+ *
+ * Each `fullReport` is a real encoding (the SDK's report encoder) that the
+ * decoders accept; its report context and single signature are deterministic
+ * hashes, plausible but made up: they do not verify onchain.
+ */
+import type { components } from '../../../generated/types/streams.js';
+import { createHmacSigner } from '../../core/hmac/index.js';
+import { encodeReport } from '../../streams/report-encoder.js';
+import type { CatalogStream } from './catalog.js';
+import { reportFields } from './report-values.js';
+
+export type Report = components['schemas']['Report'];
+
+/** secp256k1 group order halved: a canonical signature's `s` is at most this. */
+const HALF_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n / 2n;
+/** `v` of the one signature, in the first byte of `rawVs`. */
+const RAW_VS = `0x01${'0'.repeat(62)}`;
+
+// SHA-256 through the SDK's signer: native where the runtime has node:crypto, pure JS elsewhere (the key is unused).
+const hasher = createHmacSigner('sandbox report words');
+const hash = (label: string): string => hasher.sha256Hex(label);
+const word = (hex: string): string => `0x${hex.padStart(64, '0')}`;
+
+/** The DON config digest of a stream: a hash under the OCR3 digest prefix (0x0006). */
+const configDigests = new Map<string, string>();
+function configDigestOf(feedID: string): string {
+  let digest = configDigests.get(feedID);
+  if (digest === undefined) {
+    digest = `0x0006${hash(`sandbox config digest:${feedID}`).slice(4)}`;
+    configDigests.set(feedID, digest);
+  }
+  return digest;
+}
+
+/** The second of the stream's first report. */
+export function firstSecond(stream: CatalogStream): number {
+  return stream.record.created_at;
+}
+
+/** The second of the stream's newest report at sandbox time `nowSeconds` (before `firstSecond` when it has none yet). */
+export function lastSecond(stream: CatalogStream, nowSeconds: number): number {
+  return Math.min(nowSeconds, stream.record.decommissioned_at ?? Number.POSITIVE_INFINITY);
+}
+
+/** Whether the stream has a report observed at second `t`, at sandbox time `nowSeconds`. */
+export function hasReportAt(stream: CatalogStream, t: number, nowSeconds: number): boolean {
+  return t >= firstSecond(stream) && t <= lastSecond(stream, nowSeconds);
+}
+
+/** The report the stream publishes at second `t` (whether it exists yet is `hasReportAt`'s question). */
+export function reportAt(stream: CatalogStream, t: number): Report {
+  const fields = reportFields(stream, t);
+  const label = `${stream.record.feedID}:${t}`;
+  const s = BigInt(`0x${hash(`s:${label}`)}`) % HALF_N;
+  const fullReport = encodeReport(fields, {
+    // Epoch in the high bytes, round in the last one.
+    reportContext: [configDigestOf(stream.record.feedID), word(((BigInt(t) << 8n) | 1n).toString(16)), word(hash(`extra hash:${label}`))],
+    rawRs: [word(hash(`r:${label}`))],
+    rawSs: [word(s.toString(16))],
+    rawVs: RAW_VS,
+  });
+  return {
+    feedID: stream.record.feedID,
+    validFromTimestamp: fields.validFromTimestamp as number,
+    observationsTimestamp: t,
+    fullReport,
+  };
+}
+
+/**
+ * Up to `limit` consecutive reports of the stream from second `from` (or from
+ * its first report, if later), in time order; empty when there are none yet.
+ */
+export function reportsFrom(stream: CatalogStream, from: number, limit: number, nowSeconds: number): Report[] {
+  const start = Math.max(from, firstSecond(stream));
+  const end = Math.min(lastSecond(stream, nowSeconds), start + limit - 1);
+  const reports: Report[] = [];
+  for (let t = start; t <= end; t++) reports.push(reportAt(stream, t));
+  return reports;
+}

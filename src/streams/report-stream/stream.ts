@@ -1,0 +1,372 @@
+import { SDK_USER_AGENT } from '../../core/client.js';
+import { ConfigurationError, SdkError } from '../../core/errors.js';
+import { streamsClientSettings } from '../client-settings.js';
+import type { StreamsClient } from '../client.js';
+import { withDecoded, type Report, type ReportWithDecoded } from '../reports.js';
+import { GapFiller } from './backfill.js';
+import { OriginConnection, type ConnectionEvents, type LostReason } from './connection.js';
+import {
+  ReportStreamAuthError,
+  ReportStreamConnectionError,
+  ReportStreamMessageError,
+  ReportStreamOverflowError,
+} from './errors.js';
+import { FEED_ID, parseReportMessage } from './message.js';
+import {
+  feedIDsOption,
+  resolveStreamOptions,
+  STREAMS_WS_URLS,
+  type ReportStreamEvent,
+  type ReportStreamOptions,
+  type ResolvedStreamOptions,
+} from './options.js';
+import { discoverOrigins, staticOrigins, type StreamOrigin } from './origins.js';
+import { ReportQueue } from './queue.js';
+import { FeedWatermarks, type FeedState } from './watermarks.js';
+import { resolveSocketFactory } from './websocket.js';
+
+export interface ReportStreamStats {
+  /** Messages received, over every connection. */
+  received: number;
+  /** Reports handed to the buffer: live and backfilled, each once. */
+  accepted: number;
+  /** Copies dropped by deduplication (one per extra origin, resends, overlaps with the backfill). */
+  duplicates: number;
+  /** Reports read from the REST API to fill gaps (included in `accepted`). */
+  backfilled: number;
+  /** Reports discarded by `overflow: 'latest-per-feed'` because the consumer was behind. */
+  dropped: number;
+  /** Reports waiting for the consumer now (at most `bufferSize`): how far behind it is. */
+  buffered: number;
+  /** Messages skipped as malformed. */
+  skipped: number;
+  /** Open connections that were lost. */
+  connectionsLost: number;
+}
+
+/**
+ * Live reports, in time order per stream, each once: iterate it with
+ * `for await`. Breaking out of the loop, `close()` or the `signal` closes
+ * every socket and timer.
+ */
+export interface ReportStream<R> extends AsyncIterable<R> {
+  next(): Promise<IteratorResult<R, undefined>>;
+  return(): Promise<IteratorResult<R, undefined>>;
+  [Symbol.asyncIterator](): ReportStream<R>;
+  /** Ends the stream; a pending `next()` resolves as done. */
+  close(): Promise<void>;
+  /** Counters since the stream started (a copy). */
+  readonly stats: ReportStreamStats;
+}
+
+/**
+ * Opens a live stream of reports of `feedIDs` over WebSocket, signed with
+ * the client's credentials: one connection per origin of the WebSocket host
+ * (high availability), duplicates dropped, lost connections reopened, and,
+ * after a time with no connection at all, the reports missed meanwhile read
+ * from the REST API (the client's `baseUrl`) before live ones resume. No
+ * socket opens until the first `next()` (the first turn of `for await`).
+ *
+ *     for await (const report of streamReports(streams, [feedID], { decode: true })) {
+ *       console.log(report.feedID, report.decoded.observationsTimestamp);
+ *     }
+ */
+export function streamReports<D extends boolean = false>(
+  client: StreamsClient,
+  feedIDs: readonly string[],
+  options?: ReportStreamOptions & { decode?: D },
+): ReportStream<D extends true ? ReportWithDecoded : Report> {
+  const settings = streamsClientSettings(client);
+  if (settings === undefined) throw new ConfigurationError('client', 'expected a client made by createStreamsClient');
+  if (settings.authorize === undefined) {
+    throw new ConfigurationError('apiKey', 'the report stream is signed: create the client with apiKey and apiSecret');
+  }
+  const ids = feedIDsOption(feedIDs);
+  const resolved = resolveStreamOptions(options ?? {}, STREAMS_WS_URLS[settings.network], ids.length);
+  const authorize = settings.authorize;
+  const userAgent = settings.userAgent ? `${SDK_USER_AGENT} ${settings.userAgent}` : SDK_USER_AGENT;
+  const headersFor = (url: string): Record<string, string> => {
+    const headers = new Headers({ 'User-Agent': userAgent });
+    authorize(headers, 'GET', url, undefined);
+    return Object.fromEntries(headers);
+  };
+  return new LiveReportStream<D extends true ? ReportWithDecoded : Report>(client, ids, resolved, headersFor);
+}
+
+class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionEvents {
+  private readonly queue: ReportQueue<R>;
+  private readonly watermarks: FeedWatermarks;
+  private readonly feedIDs: Map<string, string>;
+  private readonly held = new Map<string, Report[]>();
+  private readonly connections: OriginConnection[] = [];
+  private readonly internal = new AbortController();
+  private readonly gapFiller: GapFiller | undefined;
+  private readonly counts = { received: 0, accepted: 0, duplicates: 0, backfilled: 0, skipped: 0, connectionsLost: 0 };
+  private heldDropped = 0;
+  private started = false;
+  private finished = false;
+  private openCount = 0;
+  private givenUp = 0;
+  private firstOpenAt: number | undefined;
+  /** True after every connection was lost, until one opens again (then the gap is filled). */
+  private uncovered = false;
+  private readonly onAbort = () => this.finish(undefined, true);
+
+  constructor(
+    private readonly client: StreamsClient,
+    ids: readonly string[],
+    private readonly options: ResolvedStreamOptions,
+    private readonly headersFor: (url: string) => Record<string, string>,
+  ) {
+    this.feedIDs = new Map(ids.map((id) => [id.toLowerCase(), id]));
+    this.watermarks = new FeedWatermarks(ids);
+    this.queue = new ReportQueue<R>(options.bufferSize, options.overflow, (error) => this.finish(error));
+    if (options.backfill !== undefined) {
+      const stream = this;
+      this.gapFiller = new GapFiller(
+        {
+          client,
+          pageSize: options.backfill.pageSize,
+          signal: this.internal.signal,
+          lastDelivered: (key) => stream.watermarks.last(key),
+          startSecond: () => Math.floor((stream.firstOpenAt ?? Date.now()) / 1000),
+          liveEdge: (key) => stream.held.get(key)?.[0]?.observationsTimestamp,
+          deliverBackfilled: (key, report) => stream.deliverBackfilled(key, report),
+          release: (key) => stream.release(key),
+          emit: (event) => stream.emit(event),
+        },
+        this.feedIDs,
+      );
+    }
+  }
+
+  get stats(): ReportStreamStats {
+    return { ...this.counts, dropped: this.queue.dropped + this.heldDropped, buffered: this.queue.size };
+  }
+
+  [Symbol.asyncIterator](): ReportStream<R> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<R, undefined>> {
+    if (!this.started) this.start();
+    return this.queue.next();
+  }
+
+  return(): Promise<IteratorResult<R, undefined>> {
+    this.finish(undefined, true);
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  close(): Promise<void> {
+    this.finish(undefined, true);
+    return Promise.resolve();
+  }
+
+  private start(): void {
+    this.started = true;
+    const { signal } = this.options;
+    if (signal?.aborted) {
+      this.finish(undefined, true);
+      return;
+    }
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.connect().catch((error: unknown) => this.finish(asSdkError(error)));
+  }
+
+  private async connect(): Promise<void> {
+    const factory = await resolveSocketFactory(this.options.webSocket);
+    if (this.finished) return;
+    const { wsUrl } = this.options;
+    let origins: StreamOrigin[];
+    if (this.options.origins !== undefined) {
+      origins = staticOrigins(wsUrl, this.options.origins);
+      this.emit({ type: 'origins', origins: origins.map((o) => o.label), discovered: false });
+    } else {
+      const found = await discoverOrigins(this.client, wsUrl, this.internal.signal);
+      if (this.finished) return;
+      origins = found.origins;
+      this.emit({
+        type: 'origins',
+        origins: origins.map((o) => o.label),
+        discovered: found.discovered,
+        ...(found.error === undefined ? {} : { error: found.error }),
+      });
+    }
+    const pathAndQuery = `api/v1/ws?feedIDs=${[...this.feedIDs.values()].join(',')}`;
+    for (const origin of origins) {
+      const { pingIntervalMs, pongTimeoutMs, connectTimeoutMs, reconnect } = this.options;
+      const timing = { pingIntervalMs, pongTimeoutMs, connectTimeoutMs, reconnect };
+      this.connections.push(
+        new OriginConnection({ origin, pathAndQuery, headersFor: this.headersFor, factory, timing, random: Math.random }, this),
+      );
+    }
+    for (const connection of this.connections) connection.start();
+  }
+
+  // ConnectionEvents
+
+  opened(connection: OriginConnection): void {
+    this.openCount++;
+    this.firstOpenAt ??= Date.now();
+    this.emit({ type: 'connected', origin: connection.origin.label });
+    if (this.uncovered) {
+      this.uncovered = false;
+      this.gapFiller?.fillAll();
+    }
+  }
+
+  message(connection: OriginConnection, text: string): void {
+    this.counts.received++;
+    const source = connection.origin.label;
+    let report: Report;
+    try {
+      report = parseReportMessage(text, source);
+    } catch (error) {
+      this.skip(error as ReportStreamMessageError);
+      return;
+    }
+    const feed = this.watermarks.find(report.feedID);
+    if (feed === undefined) {
+      this.skip(
+        FEED_ID.test(report.feedID)
+          ? new ReportStreamMessageError('unexpected_feed', source, `a report of ${report.feedID}, which this stream did not ask for`)
+          : new ReportStreamMessageError('not_a_report', source, '`report.feedID` is not a stream ID'),
+      );
+      return;
+    }
+    if (report.observationsTimestamp <= feed.newest) {
+      this.counts.duplicates++;
+      return;
+    }
+    if (this.gapFiller?.isFilling(feed.key)) {
+      this.hold(feed.key, report);
+      return;
+    }
+    const item = this.admit(feed, report, source);
+    if (item !== undefined) this.queue.push(item);
+  }
+
+  lost(connection: OriginConnection, reason: LostReason, code: number | undefined): void {
+    this.openCount--;
+    this.counts.connectionsLost++;
+    this.emit({ type: 'origin-lost', origin: connection.origin.label, reason, ...(code === undefined ? {} : { code }) });
+    if (this.openCount === 0) {
+      this.uncovered = true;
+      // Reports held for a stream being filled no longer join up with what comes
+      // after this gap; the backfill reads them again from the REST API.
+      this.held.clear();
+    }
+  }
+
+  reconnecting(connection: OriginConnection, attempt: number, delayMs: number): void {
+    this.emit({ type: 'reconnecting', origin: connection.origin.label, attempt, delayMs });
+  }
+
+  refused(connection: OriginConnection, status: 401 | 403): void {
+    this.finish(new ReportStreamAuthError(status, connection.origin.label));
+  }
+
+  gaveUp(_connection: OriginConnection, lastError: unknown): void {
+    this.givenUp++;
+    if (this.givenUp === this.connections.length) {
+      this.finish(new ReportStreamConnectionError(this.options.reconnect.maxAttempts, { cause: lastError }));
+    }
+  }
+
+  // Reports
+
+  /** Dedup check done by the caller; decodes if asked, then records the report as delivered. */
+  private admit(feed: FeedState, report: Report, source: string): R | undefined {
+    let item: R;
+    if (this.options.decode) {
+      try {
+        item = withDecoded(report) as unknown as R;
+      } catch (error) {
+        this.skip(new ReportStreamMessageError('undecodable', source, (error as Error).message, { cause: error }));
+        return undefined;
+      }
+    } else {
+      item = report as R;
+    }
+    feed.newest = report.observationsTimestamp;
+    this.counts.accepted++;
+    return item;
+  }
+
+  private async deliverBackfilled(key: string, report: Report): Promise<boolean> {
+    const feed = this.watermarks.find(key);
+    if (this.finished || feed === undefined) return false;
+    if (report.observationsTimestamp <= feed.newest) {
+      this.counts.duplicates++;
+      return false;
+    }
+    const item = this.admit(feed, report, 'rest');
+    if (item === undefined) return false;
+    this.counts.backfilled++;
+    await this.queue.pushWhenRoom(item);
+    return true;
+  }
+
+  /** A live report that arrived while its stream is being backfilled: kept (bounded) until the backfill ends. */
+  private hold(key: string, report: Report): void {
+    let list = this.held.get(key);
+    if (list === undefined) this.held.set(key, (list = []));
+    if (list.length >= this.options.bufferSize) {
+      if (this.options.overflow === 'error') {
+        this.finish(new ReportStreamOverflowError(this.options.bufferSize));
+        return;
+      }
+      list.shift();
+      this.heldDropped++;
+    }
+    list.push(report);
+  }
+
+  private release(key: string): void {
+    const list = this.held.get(key);
+    const feed = this.watermarks.find(key);
+    this.held.delete(key);
+    if (feed === undefined) return;
+    for (const report of list ?? []) {
+      if (this.finished) return;
+      if (report.observationsTimestamp <= feed.newest) {
+        this.counts.duplicates++;
+        continue;
+      }
+      const item = this.admit(feed, report, 'held');
+      if (item !== undefined) this.queue.push(item);
+    }
+  }
+
+  private skip(error: ReportStreamMessageError): void {
+    this.counts.skipped++;
+    this.emit({ type: 'message-skipped', error });
+  }
+
+  private emit(event: ReportStreamEvent): void {
+    try {
+      this.options.onStatus?.(event);
+    } catch {
+      // A status listener's failure must not break the stream.
+    }
+  }
+
+  /** Stops everything once. `discard`: the consumer stopped, so waiting reports are dropped. */
+  private finish(error: SdkError | undefined, discard = false): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.started = true;
+    this.internal.abort();
+    for (const connection of this.connections) connection.close();
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    this.held.clear();
+    if (discard) this.queue.clear();
+    else this.queue.end(error);
+    this.emit(error === undefined ? { type: 'closed' } : { type: 'closed', error });
+  }
+}
+
+function asSdkError(error: unknown): SdkError {
+  return error instanceof SdkError ? error : new SdkError(`the report stream failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+}

@@ -1,0 +1,224 @@
+import { ReportStreamUnsupportedError } from './errors.js';
+
+/**
+ * The WebSocket layer, behind one small interface so the stream does not care
+ * which implementation runs:
+ *
+ * - Node: the `ws` package. Node 20 has no WebSocket without a flag, and
+ *   undici's (Node 22's global) takes `headers` too but cannot send pings, so
+ *   a dead peer is only noticed by silence; `ws` sends pings, reports the
+ *   status of a refused upgrade, and is the de-facto standard (it is also
+ *   what the vendor's SDK uses). `bench/stream.ts` measures both raw: `ws`
+ *   took 1.1–1.2× the reports/s of undici's (bench/README.md).
+ * - Bun 1.4 and Deno 2.9: their built-in WebSocket takes
+ *   `new WebSocket(url, { headers })` and sends those headers (checked:
+ *   streamReports run in Bun 1.4.5 and Deno 2.9.6 against the local service
+ *   of src/sandbox/streams-websocket.ts, two origins, decoding, and a refused
+ *   upgrade read as 401). Bun's can also ping (`ping()` and a `pong` event);
+ *   Deno's cannot, so there liveness is watched through traffic.
+ * - Browsers: a WebSocket there cannot send headers, and the service
+ *   requires the signed ones, so the stream fails with
+ *   ReportStreamUnsupportedError (route it through a backend instead).
+ */
+
+/** A constructor called as `new WebSocket(url, { headers })`. */
+export type WebSocketConstructor = new (url: string, options: { headers: Record<string, string> }) => unknown;
+
+/** The end of a socket, reported once. */
+export interface SocketEnd {
+  /** The close code (1006 when the connection just dropped). */
+  code: number;
+  /** The HTTP status of a refused upgrade, when the implementation tells it. */
+  refusedStatus: number | undefined;
+  error: unknown;
+}
+
+export interface SocketHandlers {
+  open(): void;
+  message(text: string): void;
+  pong(): void;
+  end(end: SocketEnd): void;
+}
+
+/** What the stream needs of one WebSocket. */
+export interface StreamSocket {
+  /** True when this socket can send pings (and reports pongs). */
+  readonly canPing: boolean;
+  ping(): void;
+  /** Closes the socket at once; no handler is called afterwards. */
+  dispose(): void;
+}
+
+export type SocketFactory = (url: string, headers: Record<string, string>, handlers: SocketHandlers) => StreamSocket;
+
+const decoder = new TextDecoder();
+
+function textOf(data: unknown): string {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer) return decoder.decode(data);
+  if (ArrayBuffer.isView(data)) return decoder.decode(data);
+  if (Array.isArray(data)) return data.map(textOf).join('');
+  return String(data);
+}
+
+function isNodeBuffer(data: unknown): data is { toString(): string } {
+  return ArrayBuffer.isView(data) && typeof (data as { utf8Slice?: unknown }).utf8Slice === 'function';
+}
+
+/** The subset of the `ws` package's WebSocket the adapter uses. */
+interface WsLike {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  removeAllListeners(): unknown;
+  ping(): void;
+  terminate(): void;
+  readonly readyState: number;
+}
+
+/** The `ws` package (or anything with its EventEmitter API). */
+function wsFactory(WebSocket: WebSocketConstructor): SocketFactory {
+  return (url, headers, handlers) => {
+    const socket = new WebSocket(url, { headers }) as WsLike;
+    let disposed = false;
+    let refusedStatus: number | undefined;
+    let lastError: unknown;
+    socket.on('open', () => disposed || handlers.open());
+    // A Buffer (ws's default binaryType); its toString() is Node's fast UTF-8 path.
+    socket.on('message', (data: unknown) => disposed || handlers.message(isNodeBuffer(data) ? data.toString() : textOf(data)));
+    socket.on('pong', () => disposed || handlers.pong());
+    // With this listener ws leaves the refused request to us: note the status and abort it.
+    socket.on('unexpected-response', (_request: unknown, response: { statusCode?: number; resume?: () => void }) => {
+      refusedStatus = response.statusCode;
+      response.resume?.();
+      socket.terminate();
+    });
+    socket.on('error', (error: unknown) => {
+      lastError = error;
+    });
+    socket.on('close', (code: number) => {
+      if (disposed) return;
+      disposed = true;
+      socket.removeAllListeners();
+      socket.on('error', () => undefined);
+      handlers.end({ code, refusedStatus, error: lastError });
+    });
+    return {
+      canPing: true,
+      ping: () => {
+        if (socket.readyState === 1) socket.ping();
+      },
+      dispose: () => {
+        if (disposed) return;
+        disposed = true;
+        socket.removeAllListeners();
+        // terminate() may still emit an error on a socket that was connecting.
+        socket.on('error', () => undefined);
+        socket.terminate();
+      },
+    };
+  };
+}
+
+/** The subset of a WHATWG WebSocket the adapter uses (Bun, Deno, undici). */
+interface WhatwgLike {
+  binaryType: string;
+  addEventListener(type: string, listener: (event: any) => void): void;
+  close(code?: number): void;
+  ping?: () => void;
+  terminate?: () => void;
+}
+
+/** A refused upgrade, as the runtimes word it: Bun "Expected 101 status code: 401", Deno "Invalid status code: 401". */
+const STATUS_IN_MESSAGE = /status code:? (\d{3})\b/i;
+
+function whatwgFactory(WebSocket: WebSocketConstructor): SocketFactory {
+  return (url, headers, handlers) => {
+    const socket = new WebSocket(url, { headers }) as WhatwgLike;
+    socket.binaryType = 'arraybuffer';
+    let disposed = false;
+    let refusedStatus: number | undefined;
+    let lastError: unknown;
+    const canPing = typeof socket.ping === 'function';
+    socket.addEventListener('open', () => disposed || handlers.open());
+    socket.addEventListener('message', (event: { data: unknown }) => disposed || handlers.message(textOf(event.data)));
+    if (canPing) socket.addEventListener('pong', () => disposed || handlers.pong());
+    socket.addEventListener('error', (event: { message?: string; error?: unknown }) => {
+      lastError = event.error ?? event.message;
+      const status = STATUS_IN_MESSAGE.exec(String(event.message ?? ''))?.[1];
+      if (status !== undefined) refusedStatus = Number(status);
+    });
+    socket.addEventListener('close', (event: { code: number }) => {
+      if (disposed) return;
+      disposed = true;
+      handlers.end({ code: event.code, refusedStatus, error: lastError });
+    });
+    return {
+      canPing,
+      ping: () => {
+        try {
+          socket.ping?.();
+        } catch {
+          // Not open (any more): the close event follows.
+        }
+      },
+      dispose: () => {
+        if (disposed) return;
+        disposed = true;
+        try {
+          if (typeof socket.terminate === 'function') socket.terminate();
+          else socket.close(1000);
+        } catch {
+          // Already closing.
+        }
+      },
+    };
+  };
+}
+
+/** True for the `ws` package's class (EventEmitter API), false for WHATWG ones. */
+function isWsPackage(WebSocket: WebSocketConstructor): boolean {
+  const proto = (WebSocket as { prototype?: Record<string, unknown> }).prototype;
+  return typeof proto?.on === 'function' && typeof proto.terminate === 'function';
+}
+
+export function socketFactoryFor(WebSocket: WebSocketConstructor): SocketFactory {
+  return isWsPackage(WebSocket) ? wsFactory(WebSocket) : whatwgFactory(WebSocket);
+}
+
+/** The parts of the global scope that tell the runtime apart. */
+export interface RuntimeScope {
+  Bun?: unknown;
+  Deno?: unknown;
+  WebSocket?: unknown;
+  process?: { versions?: { node?: string } };
+}
+
+// Kept out of static analysis: a bundler that saw `import('ws')` would pull
+// the package (or its browser stub) into browser and edge bundles.
+const WS_PACKAGE = 'ws';
+
+/** Picks the WebSocket of this runtime; throws ReportStreamUnsupportedError where none can send headers. */
+export async function resolveSocketFactory(
+  injected: WebSocketConstructor | undefined,
+  scope: RuntimeScope = globalThis as RuntimeScope,
+  importWs: () => Promise<unknown> = () => import(/* webpackIgnore: true */ /* @vite-ignore */ WS_PACKAGE),
+): Promise<SocketFactory> {
+  if (injected !== undefined) return socketFactoryFor(injected);
+  if ((scope.Bun !== undefined || scope.Deno !== undefined) && typeof scope.WebSocket === 'function') {
+    return socketFactoryFor(scope.WebSocket as WebSocketConstructor);
+  }
+  if (typeof scope.process?.versions?.node === 'string') {
+    let module: { default?: unknown; WebSocket?: unknown };
+    try {
+      module = (await importWs()) as typeof module;
+    } catch (error) {
+      throw new ReportStreamUnsupportedError('the `ws` package could not be loaded (install it, or pass `webSocket`)', { cause: error });
+    }
+    const WebSocket = module.WebSocket ?? module.default;
+    if (typeof WebSocket !== 'function') throw new ReportStreamUnsupportedError('the `ws` package exports no WebSocket class');
+    return wsFactory(WebSocket as WebSocketConstructor);
+  }
+  throw new ReportStreamUnsupportedError(
+    "this runtime's WebSocket cannot send the signed headers the service requires (browsers cannot); " +
+      'stream from a server, or pass `webSocket` with a constructor that accepts { headers }',
+  );
+}
