@@ -1,4 +1,4 @@
-import createClient, { type Client, type ClientOptions as FetchClientOptions, type Middleware } from 'openapi-fetch';
+import createClient, { type Client, type ClientOptions as FetchClientOptions } from 'openapi-fetch';
 import type { Authorizer } from './auth.js';
 import { ConfigurationError, type OperationRef } from './errors.js';
 import { baseUrlOption, durationOption, headersOption, headerValueOption } from './options.js';
@@ -51,25 +51,55 @@ export interface AnswerInfo {
   emptySuccessAllowed: boolean;
 }
 
+/** Recorded per answer; `emptySuccessAllowed` is worked out only when `unwrap` needs it. */
+interface AnswerRecord {
+  operation: OperationRef;
+  emptySuccess: ReadonlySet<string>;
+}
+
 /**
  * The operation of each answer, so `unwrap` can name it in an ApiError or
  * an InvalidResponseBodyError. Keyed by the Response object, so nothing
  * leaks or grows.
  */
-const answers = new WeakMap<Response, AnswerInfo>();
+const answers = new WeakMap<Response, AnswerRecord>();
 
-function recordAnswers(emptySuccess: ReadonlySet<string>): Middleware {
+export function answerInfo(response: Response): AnswerInfo | undefined {
+  const record = answers.get(response);
+  if (record === undefined) return undefined;
+  const { operation, emptySuccess } = record;
   return {
-    onResponse({ request, response, schemaPath }) {
-      const operation = { method: request.method, path: schemaPath };
-      answers.set(response, { operation, emptySuccessAllowed: emptySuccess.has(`${request.method} ${schemaPath}`) });
-      return undefined;
+    operation,
+    // A getter: unwrap asks only for an empty body, so the lookup stays off the common path.
+    get emptySuccessAllowed() {
+      return emptySuccess.has(`${operation.method} ${operation.path}`);
     },
   };
 }
 
-export function answerInfo(response: Response): AnswerInfo | undefined {
-  return answers.get(response);
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
+type CallMethod = (path: string, init?: unknown) => Promise<{ response: Response }>;
+
+/**
+ * Records each answer's operation by wrapping the client's call methods.
+ * An openapi-fetch middleware could do it too, but any middleware makes
+ * every call build and freeze an options object and await each hook
+ * (measured about 6 µs a call); the wrapper costs one WeakMap entry.
+ */
+function recordAnswers(client: object, emptySuccess: ReadonlySet<string>): void {
+  const calls = client as Record<(typeof METHODS)[number], CallMethod> & {
+    request: (method: string, path: string, init?: unknown) => Promise<{ response: Response }>;
+  };
+  const record = <R extends { response: Response }>(method: string, path: string, result: R): R => {
+    answers.set(result.response, { operation: { method, path }, emptySuccess });
+    return result;
+  };
+  for (const method of METHODS) {
+    const call = calls[method];
+    calls[method] = (path, init) => call(path, init).then((result) => record(method, path, result));
+  }
+  const request = calls.request;
+  calls.request = (method, path, init) => request(method, path, init).then((result) => record(method.toUpperCase(), path, result));
 }
 
 export function createApiClient<Paths extends {}>(options: CommonClientOptions, setup: ClientSetup): Client<Paths> {
@@ -101,7 +131,7 @@ export function createApiClient<Paths extends {}>(options: CommonClientOptions, 
     headers: { ...headers, 'User-Agent': userAgent, ...setup.authHeaders },
     ...(setup.querySerializer ? { querySerializer: setup.querySerializer } : {}),
   });
-  client.use(recordAnswers(new Set(setup.emptySuccess)));
+  recordAnswers(client, new Set(setup.emptySuccess));
   return client;
 }
 

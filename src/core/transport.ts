@@ -54,81 +54,131 @@ const MAX_REDIRECTS = 5;
  * and is never retried.
  */
 export function createTransport(options: TransportOptions): FetchLike {
-  const { retry, timeoutMs, authorize, dedupKeys } = options;
-  const baseFetch = options.fetch;
-  const sleep = options.sleep ?? abortableSleep;
-  const random = options.random ?? Math.random;
-  const now = options.now ?? Date.now;
-
+  const settings: CallSettings = {
+    send: options.fetch,
+    retry: options.retry,
+    timeoutMs: options.timeoutMs,
+    deadlineMs: options.deadlineMs,
+    authorize: options.authorize,
+    dedupKeys: options.dedupKeys,
+    sleep: options.sleep ?? abortableSleep,
+    random: options.random ?? Math.random,
+    now: options.now ?? Date.now,
+  };
   return async function transport(request, init) {
-    const userSignal = request.signal;
     // A body can be read only once; keep its text to sign it and to re-send it.
     const body = request.body === null ? undefined : await request.text();
-    const retrySafe = retry.retries > 0 && isSafeToRetry(request.method, body, dedupKeys);
-    const deadlineMs = callDeadline(request) ?? options.deadlineMs;
-    const endsAt = deadlineMs === undefined ? Number.POSITIVE_INFINITY : now() + deadlineMs;
-    const operation = () => operationOf(request);
-    const deadlineError = () => new ApiTimeoutError(operation(), deadlineMs ?? 0, 'deadline');
+    return new Call(settings, request, init, body).attemptFrom(0);
+  };
+}
 
-    /** Waits `ms` before another attempt, or throws `failure` when the wait would outlast the deadline. */
-    async function waitBeforeRetry(ms: number, failure: Error): Promise<void> {
-      if (now() + ms >= endsAt) throw failure;
-      await sleep(ms, userSignal);
-    }
+interface CallSettings {
+  send: FetchLike;
+  retry: ResolvedRetryOptions;
+  timeoutMs: number | undefined;
+  deadlineMs: number | undefined;
+  authorize: Authorizer | undefined;
+  dedupKeys: readonly string[];
+  sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  random: () => number;
+  now: () => number;
+}
 
-    async function attemptFrom(first: number): Promise<Response> {
-      for (let attempt = first; ; attempt++) {
-        const canRetry = retrySafe && attempt < retry.retries;
-        const left = endsAt - now();
-        if (left <= 0) throw deadlineError();
-        // The attempt's own limit, or what is left of the call's, whichever ends first.
-        const byDeadline = timeoutMs === undefined || left < timeoutMs;
-        const limit = byDeadline ? left : timeoutMs;
-        const deadline =
-          limit === Number.POSITIVE_INFINITY
-            ? undefined
-            : deadlineAfter(userSignal, limit, () => new DOMException(`attempt timed out after ${limit} ms`, 'TimeoutError'));
-        const timeoutError = () => (byDeadline ? deadlineError() : new ApiTimeoutError(operation(), timeoutMs ?? 0));
+/**
+ * One call through the transport: its attempts, waits and body. A class
+ * rather than closures, because a request is the hot path: one object per
+ * call instead of a handful of functions.
+ */
+class Call {
+  readonly userSignal: AbortSignal;
+  readonly retrySafe: boolean;
+  readonly deadlineMs: number | undefined;
+  readonly endsAt: number;
 
-        let response: Response;
-        try {
-          response = await sendFollowingRedirects(request, body, init, deadline?.signal, baseFetch, authorize, operation);
-        } catch (error) {
+  constructor(
+    readonly settings: CallSettings,
+    readonly request: Request,
+    readonly init: RequestInit | undefined,
+    readonly body: string | undefined,
+  ) {
+    this.userSignal = request.signal;
+    this.retrySafe = settings.retry.retries > 0 && isSafeToRetry(request.method, body, settings.dedupKeys);
+    this.deadlineMs = callDeadline(request) ?? settings.deadlineMs;
+    this.endsAt = this.deadlineMs === undefined ? Number.POSITIVE_INFINITY : settings.now() + this.deadlineMs;
+  }
+
+  operation(): OperationRef {
+    return operationOf(this.request);
+  }
+
+  deadlineError(): ApiTimeoutError {
+    return new ApiTimeoutError(this.operation(), this.deadlineMs ?? 0, 'deadline');
+  }
+
+  /** The error of an attempt whose time ran out: the call's deadline, or the attempt's own `timeoutMs`. */
+  timeoutError(byDeadline: boolean): ApiTimeoutError {
+    return byDeadline ? this.deadlineError() : new ApiTimeoutError(this.operation(), this.settings.timeoutMs ?? 0);
+  }
+
+  /** Waits `ms` before another attempt, or throws `failure` when the wait would outlast the deadline. */
+  async waitBeforeRetry(ms: number, failure: Error): Promise<void> {
+    if (this.settings.now() + ms >= this.endsAt) throw failure;
+    await this.settings.sleep(ms, this.userSignal);
+  }
+
+  async attemptFrom(first: number): Promise<Response> {
+    const { settings, userSignal } = this;
+    const { retry, timeoutMs } = settings;
+    for (let attempt = first; ; attempt++) {
+      const canRetry = this.retrySafe && attempt < retry.retries;
+      const left = this.endsAt - settings.now();
+      if (left <= 0) throw this.deadlineError();
+      // The attempt's own limit, or what is left of the call's, whichever ends first.
+      const byDeadline = timeoutMs === undefined || left < timeoutMs;
+      const limit = byDeadline ? left : timeoutMs;
+      const deadline = limit === Number.POSITIVE_INFINITY ? undefined : deadlineAfter(userSignal, limit, attemptTimedOut);
+
+      let response: Response;
+      try {
+        response = await sendFollowingRedirects(this, deadline?.signal);
+      } catch (error) {
+        deadline?.clear();
+        if (userSignal.aborted || error instanceof UnexpectedRedirectError) throw error;
+        const timedOut = deadline?.timedOut() === true;
+        const failure = timedOut ? this.timeoutError(byDeadline) : new ApiConnectionError(this.operation(), error);
+        if (!canRetry || (timedOut && byDeadline)) throw failure;
+        await this.waitBeforeRetry(backoffDelay(attempt, retry, settings.random), failure);
+        continue;
+      }
+
+      if (canRetry && isRetryableStatus(response.status)) {
+        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), settings.now());
+        const wait = retryAfter ?? backoffDelay(attempt, retry, settings.random);
+        const worthWaiting = (retryAfter === undefined || retryAfter <= retry.maxRetryAfterMs) && settings.now() + wait < this.endsAt;
+        if (worthWaiting) {
           deadline?.clear();
-          if (userSignal.aborted || error instanceof UnexpectedRedirectError) throw error;
-          const timedOut = deadline?.timedOut() === true;
-          const failure = timedOut ? timeoutError() : new ApiConnectionError(operation(), error);
-          if (!canRetry || (timedOut && byDeadline)) throw failure;
-          await waitBeforeRetry(backoffDelay(attempt, retry, random), failure);
+          // Free the connection before waiting; the body of a retried answer is not needed.
+          await response.body?.cancel().catch(() => undefined);
+          await settings.sleep(wait, userSignal);
           continue;
         }
-
-        if (canRetry && isRetryableStatus(response.status)) {
-          const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
-          const wait = retryAfter ?? backoffDelay(attempt, retry, random);
-          const worthWaiting = (retryAfter === undefined || retryAfter <= retry.maxRetryAfterMs) && now() + wait < endsAt;
-          if (worthWaiting) {
-            deadline?.clear();
-            // Free the connection before waiting; the body of a retried answer is not needed.
-            await response.body?.cancel().catch(() => undefined);
-            await sleep(wait, userSignal);
-            continue;
-          }
-        }
-        // Handed back on every branch with its deadline over the body.
-        const retryBody = canRetry
-          ? async (failure: Error) => {
-              await waitBeforeRetry(backoffDelay(attempt, retry, random), failure);
-              return attemptFrom(attempt + 1);
-            }
-          : undefined;
-        guardBody(response, { deadline, userSignal, timeoutError, operation, retryBody });
-        return response;
       }
+      // Handed back on every branch with its deadline over the body.
+      guardBody(response, { deadline, call: this, byDeadline, retryAfter: canRetry ? attempt : undefined });
+      return response;
     }
+  }
 
-    return attemptFrom(0);
-  };
+  /** Reads the answer again from a fresh attempt after `attempt`'s body failed (and a retry is safe). */
+  async retryAfterBodyFailure(attempt: number, failure: Error): Promise<Response> {
+    await this.waitBeforeRetry(backoffDelay(attempt, this.settings.retry, this.settings.random), failure);
+    return this.attemptFrom(attempt + 1);
+  }
+}
+
+/** The abort reason of an attempt whose time ran out (the transport turns it into an ApiTimeoutError). */
+function attemptTimedOut(): DOMException {
+  return new DOMException('attempt timed out', 'TimeoutError');
 }
 
 /** A call's own `deadlineMs` (openapi-fetch copies unknown call options onto the Request). */
@@ -144,15 +194,9 @@ function callDeadline(request: Request): number | undefined {
  * hop signed again for its own URL). A redirect elsewhere, or one that
  * cannot be read, is an UnexpectedRedirectError.
  */
-async function sendFollowingRedirects(
-  request: Request,
-  body: string | undefined,
-  init: RequestInit | undefined,
-  signal: AbortSignal | undefined,
-  send: FetchLike,
-  authorize: Authorizer | undefined,
-  operation: () => OperationRef,
-): Promise<Response> {
+async function sendFollowingRedirects(call: Call, signal: AbortSignal | undefined): Promise<Response> {
+  const { request, body, init } = call;
+  const { send, authorize } = call.settings;
   // The clients build every Request with `redirect: 'manual'` already, which
   // spares an init object (undici copies the Request when it gets one).
   const redirect = request.redirect === 'manual' ? undefined : ({ redirect: 'manual' } as const);
@@ -173,7 +217,7 @@ async function sendFollowingRedirects(
         : new Request(url, { method, headers, body: sentBody, signal: request.signal, redirect: 'manual' });
     const response = await send(hopRequest, attemptInit);
     if (response.type === 'opaqueredirect') {
-      throw new UnexpectedRedirectError(operation(), response.status, undefined, 'a redirect this runtime does not let the SDK inspect, so it is not followed');
+      throw new UnexpectedRedirectError(call.operation(), response.status, undefined, 'a redirect this runtime does not let the SDK inspect, so it is not followed');
     }
     if (!REDIRECT_STATUSES.has(response.status)) return response;
 
@@ -187,17 +231,17 @@ async function sendFollowingRedirects(
     }
     const shown = `${target.origin}${target.pathname}`;
     if (location === null || location === '') {
-      throw new UnexpectedRedirectError(operation(), response.status, undefined, 'a redirect without a Location');
+      throw new UnexpectedRedirectError(call.operation(), response.status, undefined, 'a redirect without a Location');
     }
     if (target.origin !== new URL(request.url).origin) {
       throw new UnexpectedRedirectError(
-        operation(),
+        call.operation(),
         response.status,
         shown,
         'a redirect to another origin, which the SDK does not follow (credentials stay with the origin they were meant for)',
       );
     }
-    if (hop >= MAX_REDIRECTS) throw new UnexpectedRedirectError(operation(), response.status, shown, `more than ${MAX_REDIRECTS} redirects`);
+    if (hop >= MAX_REDIRECTS) throw new UnexpectedRedirectError(call.operation(), response.status, shown, `more than ${MAX_REDIRECTS} redirects`);
     // As fetch does: 303, and 301/302 after a POST, continue as a GET without the body.
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
       method = 'GET';
@@ -208,16 +252,21 @@ async function sendFollowingRedirects(
 }
 
 type BodyReader = 'text' | 'json' | 'arrayBuffer' | 'blob' | 'formData';
-const BODY_READERS: readonly BodyReader[] = ['text', 'json', 'arrayBuffer', 'blob', 'formData'];
+type Readers = Record<BodyReader, () => Promise<unknown>>;
 
 interface BodyGuard {
   deadline: Deadline | undefined;
-  userSignal: AbortSignal;
-  timeoutError: () => Error;
-  operation: () => OperationRef;
-  /** Sends the request again (after its back-off) when the body failed and a retry is safe. */
-  retryBody: ((failure: Error) => Promise<Response>) | undefined;
+  call: Call;
+  /** Whether the attempt's limit was the call's deadline (for the error's wording). */
+  byDeadline: boolean;
+  /** The attempt to retry after when the body fails and a retry is safe; `undefined` when not. */
+  retryAfter: number | undefined;
+  /** The readers of a Response that carries its own (not from its prototype), kept before they are replaced. */
+  ownReaders?: Readers;
 }
+
+const GUARD = Symbol('bodyGuard');
+type GuardedResponse = Response & { [GUARD]: BodyGuard };
 
 /**
  * Keeps an attempt's deadline (the caller's abort, the timeout, the call's
@@ -225,39 +274,65 @@ interface BodyGuard {
  * clears it once the body is read. A body that fails mid-way (a reset, a
  * corrupt gzip stream) becomes an ApiConnectionError, or, when a retry is
  * safe, is read again from a fresh attempt with the same status. The reader
- * methods of this one Response are wrapped, which costs well under a
- * microsecond; copying the body into a new Response measured about 12 µs.
+ * methods of this one Response are replaced by shared functions that find
+ * the guard on the Response: no closures per answer, and no copy of the
+ * body (a new Response around it measured about 12 µs).
  */
 function guardBody(response: Response, guard: BodyGuard): void {
-  const { deadline } = guard;
   if (response.body === null || response.headers.get('content-length') === '0') {
-    deadline?.clear();
+    guard.deadline?.clear();
     return;
   }
-  const readers = response as unknown as Record<BodyReader, () => Promise<unknown>>;
-  for (const name of BODY_READERS) {
-    const read = readers[name];
-    readers[name] = () =>
-      read.call(response).then(
-        (value) => {
-          deadline?.clear();
-          return value;
-        },
-        async (error: unknown) => {
-          deadline?.clear();
-          if (guard.userSignal.aborted || error instanceof SyntaxError) throw error;
-          if (deadline?.timedOut()) throw guard.timeoutError();
-          const failure = new ApiConnectionError(guard.operation(), error);
-          if (guard.retryBody === undefined) throw failure;
-          const again = await guard.retryBody(failure);
-          // openapi-fetch has already taken this status as the answer; only the same status can stand in.
-          if (again.status !== response.status) {
-            await again.body?.cancel().catch(() => undefined);
-            throw failure;
-          }
-          return (again as unknown as Record<BodyReader, () => Promise<unknown>>)[name]();
-        },
-      );
+  const readers = response as unknown as Readers;
+  if (Object.hasOwn(response, 'text') || Object.hasOwn(response, 'json')) {
+    guard.ownReaders = { text: readers.text, json: readers.json, arrayBuffer: readers.arrayBuffer, blob: readers.blob, formData: readers.formData };
+  }
+  (response as GuardedResponse)[GUARD] = guard;
+  readers.text = guardedText;
+  readers.json = guardedJson;
+  readers.arrayBuffer = guardedArrayBuffer;
+  readers.blob = guardedBlob;
+  readers.formData = guardedFormData;
+}
+
+function guardedText(this: GuardedResponse): Promise<unknown> {
+  return guardedRead(this, 'text');
+}
+function guardedJson(this: GuardedResponse): Promise<unknown> {
+  return guardedRead(this, 'json');
+}
+function guardedArrayBuffer(this: GuardedResponse): Promise<unknown> {
+  return guardedRead(this, 'arrayBuffer');
+}
+function guardedBlob(this: GuardedResponse): Promise<unknown> {
+  return guardedRead(this, 'blob');
+}
+function guardedFormData(this: GuardedResponse): Promise<unknown> {
+  return guardedRead(this, 'formData');
+}
+
+async function guardedRead(response: GuardedResponse, name: BodyReader): Promise<unknown> {
+  const guard = response[GUARD];
+  const { deadline, call } = guard;
+  // The runtime's own reader, from the prototype the instance's own property now hides.
+  const read = (guard.ownReaders ?? (Object.getPrototypeOf(response) as Readers))[name];
+  try {
+    const value = await read.call(response);
+    deadline?.clear();
+    return value;
+  } catch (error) {
+    deadline?.clear();
+    if (call.userSignal.aborted || error instanceof SyntaxError) throw error;
+    if (deadline?.timedOut()) throw call.timeoutError(guard.byDeadline);
+    const failure = new ApiConnectionError(call.operation(), error);
+    if (guard.retryAfter === undefined) throw failure;
+    const again = await call.retryAfterBodyFailure(guard.retryAfter, failure);
+    // openapi-fetch has already taken this status as the answer; only the same status can stand in.
+    if (again.status !== response.status) {
+      await again.body?.cancel().catch(() => undefined);
+      throw failure;
+    }
+    return (again as unknown as Readers)[name]();
   }
 }
 
