@@ -7,7 +7,7 @@
  * sandbox leaves no timer behind.
  */
 export interface SandboxClock {
-  /** Sandbox time, in Unix milliseconds. */
+  /** Sandbox time, in Unix milliseconds. Inside a scheduled task: that task's due time. */
   now(): number;
   /** Moves sandbox time on by `ms` and runs what became due. */
   advance(ms: number): void;
@@ -42,16 +42,25 @@ export function createClock(options: ClockOptions = {}): SandboxClock {
   let advanced = 0;
   let tasks: Task[] = [];
   let running = false;
+  /** The due time of the task being run: what it sees as now, so the changes it makes and schedules date from when they were due, not from when someone next looked. */
+  let taskTime: number | undefined;
 
-  const now = () => Math.floor(start + (realNow() - realStart) * pace + advanced);
+  const currentTime = () => Math.floor(start + (realNow() - realStart) * pace + advanced);
+  const now = () => taskTime ?? currentTime();
 
   function runDue(): void {
     // A task that looks at the clock must not re-enter the loop.
     if (running) return;
     running = true;
     try {
-      while (tasks.length > 0 && tasks[0]!.time <= now()) tasks.shift()!.run();
+      const until = currentTime();
+      while (tasks.length > 0 && tasks[0]!.time <= until) {
+        const task = tasks.shift()!;
+        taskTime = task.time;
+        task.run();
+      }
     } finally {
+      taskTime = undefined;
       running = false;
     }
   }

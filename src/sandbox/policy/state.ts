@@ -177,8 +177,7 @@ export interface PolicyWorld {
 
 /** A world over the sandbox clock. */
 export function createWorld(state: PolicyState, clock: SandboxClock, timings: PolicyTimings, newId: () => string): PolicyWorld {
-  let dueTime: number | undefined;
-  const now = () => dueTime ?? clock.now();
+  const now = () => clock.now();
   return {
     state,
     timings,
@@ -187,15 +186,7 @@ export function createWorld(state: PolicyState, clock: SandboxClock, timings: Po
     nowSeconds: () => Math.floor(now() / 1000),
     later(delayMs, task) {
       const time = now() + delayMs;
-      clock.at(time, () => {
-        const outer = dueTime;
-        dueTime = time;
-        try {
-          task();
-        } finally {
-          dueTime = outer;
-        }
-      });
+      clock.at(time, task);
     },
   };
 }
