@@ -4,7 +4,7 @@
 // that drifts from the specs fails loudly (SandboxViolationError + violations).
 import type { AnswerValidator } from '../../src/sandbox/index.js';
 import type { SandboxApi } from '../../src/sandbox/types.js';
-import { loadBundle, operationsOf, responsesOf, type DocumentedResponse } from '../contract/support/spec.js';
+import { ALL_HTTP_METHODS, loadBundle, operationsOf, responsesOf, type DocumentedResponse } from '../contract/support/spec.js';
 import { createValidator } from '../contract/support/validate.js';
 
 interface ApiSchemas {
@@ -18,7 +18,7 @@ function schemasOf(api: SandboxApi): ApiSchemas {
   let schemas = cache.get(api);
   if (schemas === undefined) {
     const bundle = loadBundle(api);
-    const responses = new Map(operationsOf(bundle).map((op) => [op.operationId, responsesOf(bundle, op)]));
+    const responses = new Map(operationsOf(bundle, ALL_HTTP_METHODS).map((op) => [op.operationId, responsesOf(bundle, op)]));
     schemas = { check: createValidator(bundle), responses };
     cache.set(api, schemas);
   }

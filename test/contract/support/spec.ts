@@ -9,7 +9,10 @@ export interface Bundle {
 }
 
 const root = join(import.meta.dirname, '..', '..', '..');
+/** The methods the contract tests exercise through Prism. */
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+/** Every method a spec may use (the streams API documents `HEAD /`). */
+export const ALL_HTTP_METHODS = [...HTTP_METHODS, 'head'] as const;
 
 export function loadBundle(api: string): Bundle {
   return { api, doc: parse(readFileSync(join(root, 'generated', 'openapi', `${api}.yaml`), 'utf8')) };
@@ -30,7 +33,7 @@ export function deref<T = any>(bundle: Bundle, node: any): { value: T; pointer: 
 
 export interface OperationInfo {
   operationId: string;
-  method: (typeof HTTP_METHODS)[number];
+  method: (typeof ALL_HTTP_METHODS)[number];
   path: string;
   operation: any;
   parameters: any[];
@@ -40,10 +43,10 @@ export interface OperationInfo {
 
 const escape = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-export function operationsOf(bundle: Bundle): OperationInfo[] {
+export function operationsOf(bundle: Bundle, methods: readonly OperationInfo['method'][] = HTTP_METHODS): OperationInfo[] {
   const all: OperationInfo[] = [];
   for (const [path, item] of Object.entries<any>(bundle.doc.paths)) {
-    for (const method of HTTP_METHODS) {
+    for (const method of methods) {
       const operation = item[method];
       if (!operation) continue;
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(bundle, p).value);
