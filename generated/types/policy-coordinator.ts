@@ -1805,7 +1805,7 @@ export interface components {
              * @description The default-allow setting as currently applied on this chain.
              * @default true
              */
-            default_allow: boolean;
+            default_allow?: boolean;
         };
         /**
          * @description Whether the caller's organisation owns the resource (`owned`) or reads it
@@ -1875,7 +1875,7 @@ export interface components {
              * @description Whether a call is allowed when no policy explicitly allows or rejects it.
              * @default true
              */
-            desired_default_allow: boolean;
+            desired_default_allow?: boolean;
             /** @description Free-form JSON to attach to the target. */
             metadata?: {
                 [key: string]: unknown;
@@ -1981,7 +1981,7 @@ export interface components {
              * @default onchain
              * @enum {string}
              */
-            policy_kind: "onchain" | "offchain";
+            policy_kind?: "onchain" | "offchain";
             /** @description Position of the policy in the function's policy list. */
             desired_position?: number;
             /** @description Chains to register the protection on (onchain policies). */
@@ -2302,7 +2302,7 @@ export interface components {
              * @default onchain
              * @enum {string}
              */
-            policy_kind: "onchain" | "offchain";
+            policy_kind?: "onchain" | "offchain";
         };
         /** @description One page of an offchain policy's protections. */
         OffchainPolicyProtectionList: components["schemas"]["PageInfo"] & {

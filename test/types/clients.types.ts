@@ -91,6 +91,11 @@ export async function policyTyping() {
   paginateReporting(policy.reporting, '/policies/{chain_selector}/{address}/versions/{version}', {
     params: { path: { chain_selector: '1', address: '0x', version: 'latest' } },
   });
+  // A request field with a default may be left out (`policy_kind` defaults to onchain).
+  await policy.coordinator.POST('/targets/{target_id}/protections', {
+    params: { path: { target_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } },
+    body: { function_signature: 'transfer(address,uint256)', policy_instance_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' },
+  });
 }
 
 export async function streamsTyping() {
