@@ -4,7 +4,7 @@
  *
  *   npm run bench                    all of them; writes bench/results.json
  *   npm run bench -- client hmac     only these (client, signing, hmac, pagination,
- *                                    polling, size, generation, decode, stream); prints only
+ *                                    polling, size, generation, decode, stream, sandbox); prints only
  *   npm run bench -- --quick         fewer samples (a smoke test)
  *
  * A full GC is made available in-process (V8 flag + a fresh context) for the
@@ -23,12 +23,13 @@ import { benchHmac } from './hmac.js';
 import { benchPagination } from './pagination.js';
 import { benchPolling } from './polling.js';
 import { startServer, type BenchServer } from './server.js';
+import { benchSandbox } from './sandbox.js';
 import { benchStream } from './stream.js';
 import { benchSigning } from './signing.js';
 import { benchSizeStart } from './size-start.js';
 import { printTable, type Row } from './table.js';
 
-const BENCHES = ['hmac', 'decode', 'pagination', 'client', 'signing', 'polling', 'size', 'generation', 'stream'] as const;
+const BENCHES = ['hmac', 'decode', 'pagination', 'client', 'signing', 'polling', 'size', 'generation', 'stream', 'sandbox'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 function exposeGc(): (() => void) | undefined {
@@ -112,6 +113,7 @@ async function main(): Promise<void> {
     await step('size', () => benchSizeStart());
     await step('generation', () => benchGeneration());
     await step('stream', () => benchStream({ quick }));
+    await step('sandbox', () => benchSandbox({ scale, gc }));
   } finally {
     await server?.close();
   }

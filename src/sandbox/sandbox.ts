@@ -2,7 +2,8 @@ import { createBehaviours } from './behaviours.js';
 import { createClock, type SandboxClock } from './clock.js';
 import type { BehaviourContext, SandboxCredentials } from './context.js';
 import { SandboxUsageError, SandboxViolationError } from './errors.js';
-import { createFaultPlan, type FaultSpec } from './faults.js';
+import { createFaultPlan, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
+import type { ListenOptions, ListenTarget, SandboxListener } from './listen.js';
 import { route } from './router.js';
 import {
   SandboxHttpError,
@@ -52,6 +53,12 @@ export interface Sandbox {
   reset(): void;
   /** Stops everything the sandbox runs. */
   close(): void;
+  /**
+   * Serves the sandbox over HTTP on `host` (default 127.0.0.1) and `port`
+   * (default: a free one), Node 20+. Resolves to base URLs for each client's
+   * `baseUrl` option. `close()` on the result, or on the sandbox, stops it.
+   */
+  listen(options?: ListenOptions): Promise<SandboxListener>;
   /** Dispatches one request that reached the listener (path prefixes apply). Used by `listen()`. */
   dispatch(request: Request, local: boolean): Promise<Response>;
 }
@@ -94,7 +101,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return new Response(text, { status: result.status, headers });
   }
 
+  /** One request: routed, faults applied, answered; a HEAD answer carries no body, a slow-body fault trickles it. */
   async function dispatch(request: Request, local: boolean): Promise<Response> {
+    const { response, bodyDelayMs } = await answerOnce(request, local);
+    if (request.method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers });
+    if (bodyDelayMs === undefined || response.body === null) return response;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return new Response(slowBody(bytes, bodyDelayMs, request.signal), { status: response.status, headers: response.headers });
+  }
+
+  async function answerOnce(request: Request, local: boolean): Promise<{ response: Response; bodyDelayMs?: number | undefined }> {
     if (closed) throw new SandboxUsageError('the sandbox is closed');
     clock.runDue();
     const found = route(request.method, request.url, local);
@@ -105,25 +121,27 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (found.kind !== 'matched') {
       const status = found.kind === 'bad_method' ? 405 : 404;
       const text = found.kind === 'bad_method' ? `${request.method} is not allowed here` : `no operation at ${found.target}`;
-      return answer(behaviour, '(unrouted)', () => {
+      return { response: answer(behaviour, '(unrouted)', () => {
         throw new SandboxHttpError(status, status === 404 ? 'NOT_FOUND' : 'METHOD_NOT_ALLOWED', text);
-      });
+      }) };
     }
     const { operationId } = found;
     const fault = faults.take(operationId, request.method, found.pathTemplate);
     if (fault?.delayMs !== undefined) await delay(fault.delayMs, request.signal);
-    if (fault?.drop) throw new TypeError('fetch failed', { cause: new Error('sandbox: connection dropped (injected fault)') });
+    if (fault?.drop) throw new InjectedDrop();
 
     const bodyText = request.body === null ? '' : await request.text();
     const auth = behaviour.authenticate({ operationId, method: request.method, target: found.target, headers: request.headers, bodyText });
-    if (typeof auth !== 'string') return answer(behaviour, operationId, () => auth);
+    if (typeof auth !== 'string') return { response: answer(behaviour, operationId, () => auth) };
+    const bodyDelayMs = fault?.bodyDelayMs;
     if (fault?.status !== undefined) {
       const retryAfter = fault.retryAfter === undefined ? undefined : { 'Retry-After': String(fault.retryAfter) };
-      return answer(behaviour, operationId, () => {
+      const response = answer(behaviour, operationId, () => {
         throw new SandboxHttpError(fault.status!, 'INJECTED_FAULT', `injected ${fault.status}`, undefined, retryAfter);
       }, true);
+      return { response, bodyDelayMs };
     }
-    return answer(behaviour, operationId, () => {
+    const response = answer(behaviour, operationId, () => {
       const sandboxRequest: SandboxRequest = {
         api: found.api,
         operationId,
@@ -136,7 +154,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       };
       return behaviour.handlers[operationId]!(sandboxRequest);
     });
+    return { response, bodyDelayMs };
   }
+
+  const listeners = new Set<SandboxListener>();
+  /** WebSocket upgrades on the listener (the streams API's live reports); none until that server is attached. */
+  const upgradeHandler: ListenTarget['upgrade'] = undefined;
 
   return {
     credentials,
@@ -144,6 +167,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     violations,
     fetch: (input, init) => dispatch(new Request(input, init), false),
     dispatch,
+    async listen(listenOptions) {
+      if (closed) throw new SandboxUsageError('the sandbox is closed');
+      // A specifier bundlers do not follow: node:http stays out of browser and worker bundles of the sandbox.
+      const listenModule: string = './listen.js';
+      const { startListener } = (await import(listenModule)) as typeof import('./listen.js');
+      const listener = await startListener({ dispatch, upgrade: upgradeHandler }, listenOptions);
+      listeners.add(listener);
+      return {
+        url: listener.url,
+        baseUrls: listener.baseUrls,
+        close: () => {
+          listeners.delete(listener);
+          return listener.close();
+        },
+      };
+    },
     advance: (ms) => clock.advance(ms),
     inject: (fault) => faults.add(fault),
     reset() {
@@ -156,6 +195,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       closed = true;
       clock.clear();
       faults.clear();
+      // Listeners finish closing on their own; nothing waits on them.
+      for (const listener of listeners) void listener.close();
+      listeners.clear();
     },
   };
 }

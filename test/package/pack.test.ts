@@ -6,6 +6,7 @@
 // The temporary project lives under the OS temp folder, outside this
 // repository (test/support/packed-package.ts). TypeScript and esbuild are
 // ours, run against that project.
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -23,7 +24,7 @@ import { isolatedEnv } from '../support/working-tree.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tscBin = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const ENTRIES = ['channels', 'streams', 'report-decoder', 'policy'] as const;
+const ENTRIES = ['channels', 'streams', 'report-decoder', 'policy', 'sandbox'] as const;
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const WALLET_ID = '6f2d9a14-3c7b-4e85-a1d0-9b8c7e6f5a41';
@@ -110,6 +111,43 @@ export function refusedByTheTypes(channels: ChannelsClient, report: DecodedRepor
   // @ts-expect-error the API key is required
   createChannelsClient({});
 }
+`;
+
+/**
+ * A user's test setup with the offline sandbox: the same calls through
+ * \`fetch: sandbox.fetch\` and through \`sandbox.listen()\`, with every client
+ * on its default base URL in the first case and on the listener's in the second.
+ */
+const SANDBOX_MJS = `
+import { createSandbox } from '${PKG}/sandbox';
+import { createChannelsClient, unwrap } from '${PKG}/channels';
+import { createStreamsClient, getLatestReport } from '${PKG}/streams';
+import { createPolicyClient } from '${PKG}/policy';
+
+const ETH_USD = '${ETH_USD}';
+const sandbox = createSandbox();
+const { channels: channelsKey, streams: streamsKeys, policy: policyKey } = sandbox.credentials;
+
+async function calls(options) {
+  const channels = createChannelsClient({ apiKey: channelsKey.apiKey, ...options.channels });
+  const streams = createStreamsClient({ ...streamsKeys, ...options.streams });
+  const policy = createPolicyClient({ apiKey: policyKey.apiKey, ...options.policy });
+  const networks = await unwrap(channels.GET('/networks'));
+  const report = await getLatestReport(streams, ETH_USD, { decode: true });
+  const engines = await unwrap(policy.coordinator.GET('/policy-engines'));
+  return { networks: networks.data.length, reportVersion: report.decoded.version, engines: engines.policy_engines.length };
+}
+
+const viaFetch = await calls({ channels: { fetch: sandbox.fetch }, streams: { fetch: sandbox.fetch }, policy: { fetch: sandbox.fetch } });
+const listener = await sandbox.listen();
+const viaListen = await calls({
+  channels: { baseUrl: listener.baseUrls.channels },
+  streams: { baseUrl: listener.baseUrls.streams },
+  policy: { baseUrl: listener.baseUrls.policy },
+});
+await listener.close();
+sandbox.close();
+console.log(JSON.stringify({ viaFetch, viaListen, listenUrl: listener.url }));
 `;
 
 /** Runs the compiled user file and prints what it returned, plus what Node says of a deep import. */
@@ -210,6 +248,7 @@ beforeAll(async () => {
     await writeFile(join(nodeProject, 'tsconfig.json'), JSON.stringify(NODE_TSCONFIG, null, 2));
     await writeFile(join(project, 'user.ts'), USER_TS);
     await writeFile(join(project, 'run.mjs'), RUN_MJS);
+    await writeFile(join(project, 'sandbox.mjs'), SANDBOX_MJS);
     for (const [name, config] of Object.entries(TSCONFIGS)) {
       await writeFile(join(project, name), JSON.stringify(config, null, 2));
     }
@@ -290,6 +329,49 @@ describe.concurrent("a user's TypeScript file", () => {
   it('type-checks in a Node project with @types/node and no DOM lib', { timeout: TSC_TIMEOUT }, async () => {
     await run(process.execPath, [tscBin, '-p', 'tsconfig.json'], nodeProject);
   });
+});
+
+describe('the offline sandbox from the installed package', () => {
+  it('answers the three clients through sandbox.fetch and through listen()', async () => {
+    const { stdout } = await run(process.execPath, ['sandbox.mjs'], project);
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
+    const expected = { networks: expect.any(Number), reportVersion: 'V3', engines: expect.any(Number) };
+    expect(result.viaFetch).toEqual(expected);
+    expect(result.viaListen).toEqual(result.viaFetch);
+    expect(result.viaFetch.networks).toBeGreaterThan(0);
+    expect(result.listenUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('runs as the service-sdk-sandbox command and serves its printed URL', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'service-sdk-sandbox');
+    const child = spawn(bin, ['--port', '0'], { cwd: project, env: isolatedEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      await new Promise<void>((resolveOutput, reject) => {
+        const timer = setTimeout(() => reject(new Error(`nothing printed: ${output}`)), 30_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (/policy apiKey/.test(output)) {
+            clearTimeout(timer);
+            resolveOutput();
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+      });
+      const channelsUrl = /channels\s+(http:\/\/\S+)/.exec(output)![1]!;
+      const apiKey = /channels apiKey\s+(\S+)/.exec(output)![1]!;
+      const answer = await fetch(`${channelsUrl}/networks`, { headers: { Authorization: `Apikey ${apiKey}` } });
+      expect(answer.status).toBe(200);
+      const refused = await fetch(`${channelsUrl}/networks`, { headers: { Authorization: 'Apikey someone-else' } });
+      expect(refused.status).toBe(401);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }, 60_000);
 });
 
 describe('bundling from the installed package', () => {

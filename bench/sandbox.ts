@@ -1,0 +1,168 @@
+/**
+ * 10. Sandbox: what a user's test pays per request through the in-process
+ * sandbox (`fetch: sandbox.fetch`) and through its HTTP listener, and a run
+ * of 1,000 signed operations driven to `confirmed` with the heap it holds.
+ * The state is the only thing that grows (events are capped per channel), so
+ * a second run after `reset()` must hold no more than the first.
+ */
+import { createChannelsClient, createOperation, unwrap, type ChannelsClient } from '../src/channels/index.js';
+import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { measure } from './measure.js';
+import { timingRow } from './rows.js';
+import type { Row } from './table.js';
+
+const BENCH = '10 sandbox';
+const SEPOLIA = '16015286601757825753';
+const OWNER = `0x${'11'.repeat(20)}`;
+const TOKEN = '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238';
+const SIGNATURE = `0x${'ab'.repeat(65)}`;
+const TRANSFER_DATA = `0xa9059cbb${'0'.repeat(24)}${'4b'.repeat(20)}${(2_500_000_000).toString(16).padStart(64, '0')}`;
+/** Sandbox time given to the operations to reach `confirmed` (every stage of the default timings fits). */
+const CONFIRM_WITHIN_MS = 120_000;
+
+export interface SandboxBenchOptions {
+  scale?: number;
+  /** Operations driven to confirmed (default 1,000). */
+  operations?: number;
+  gc?: (() => void) | undefined;
+}
+
+/**
+ * Heap in use once garbage is gone. Several collections with pauses between:
+ * undici ties each Request to its signal through a FinalizationRegistry,
+ * whose cleanups run as tasks after a collection, so one synchronous GC
+ * leaves the last run's request bookkeeping on the heap.
+ */
+async function heapMB(gc: (() => void) | undefined): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  gc?.();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+async function walletAndChannel(client: ChannelsClient, tag: string) {
+  const channel = await unwrap(client.POST('/channels', { body: { name: `bench-${tag}` } }));
+  const wallet = await unwrap(
+    client.POST('/wallets', { body: { name: `bench-${tag}`, wallet_owner_address: OWNER, chain_selector: SEPOLIA, wallet_type: 'ecdsa' } }),
+  );
+  return { channel, wallet };
+}
+
+/** Creates `count` signed operations, moves sandbox time on, and checks every one reached `confirmed`. */
+async function confirmMany(sandbox: Sandbox, client: ChannelsClient, count: number, tag: string): Promise<{ createMs: number; confirmMs: number }> {
+  const { channel, wallet } = await walletAndChannel(client, tag);
+  const t0 = performance.now();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const operation = await createOperation(client, channel.channel_id, {
+      chain_selector: wallet.chain_selector,
+      address: wallet.address,
+      wallet_operation_id: String(i + 1),
+      deadline: 0,
+      signature: SIGNATURE,
+      transactions: [{ to: TOKEN, value: '0', data: TRANSFER_DATA }],
+    });
+    ids.push(operation.operation_id);
+  }
+  const t1 = performance.now();
+  sandbox.advance(CONFIRM_WITHIN_MS);
+  for (const operation_id of ids) {
+    const operation = await unwrap(
+      client.GET('/channels/{channel_id}/operations/{operation_id}', { params: { path: { channel_id: channel.channel_id, operation_id } } }),
+    );
+    if (operation.status !== 'confirmed') throw new Error(`operation ${operation_id} is ${operation.status}, not confirmed`);
+  }
+  return { createMs: t1 - t0, confirmMs: performance.now() - t1 };
+}
+
+export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<Row[]> {
+  const scale = options.scale ?? 1;
+  const count = options.operations ?? 1_000;
+  const rows: Row[] = [];
+
+  // Round trips: one GET through the client, answered by the sandbox.
+  const sandbox = createSandbox();
+  const listener = await sandbox.listen();
+  try {
+    const { apiKey } = sandbox.credentials.channels;
+    const inProcess = createChannelsClient({ apiKey, fetch: sandbox.fetch });
+    const overHttp = createChannelsClient({ apiKey, baseUrl: listener.baseUrls.channels });
+    const { wallet } = await walletAndChannel(inProcess, 'round-trip');
+    const path = { params: { path: { wallet_id: wallet.wallet_id } } };
+    const stats = await measure(
+      [
+        { name: 'fetch', run: () => unwrap(inProcess.GET('/wallets/{wallet_id}', path)) },
+        { name: 'listen', run: () => unwrap(overHttp.GET('/wallets/{wallet_id}', path)) },
+      ],
+      { warmup: 200, samples: Math.round(1_000 * scale), rounds: 10 },
+    );
+    rows.push(timingRow(BENCH, 'GET /wallets/{id} through sandbox.fetch (in process)', stats, { key: 'fetch' }));
+    rows.push(
+      timingRow(BENCH, 'GET /wallets/{id} through sandbox.listen() (HTTP on 127.0.0.1)', stats, {
+        key: 'listen',
+        baselineKey: 'fetch',
+        baseline: 'sandbox.fetch',
+      }),
+    );
+  } finally {
+    await listener.close();
+    sandbox.close();
+  }
+
+  // 1,000 operations to confirmed, sandbox time moved by hand (pace 0), twice, with a reset between.
+  // A short warm-up run first, so that compiled code and caches are in the baseline, not in the figures.
+  const gc = options.gc;
+  const frozen = createSandbox({ pace: 0 });
+  const client = createChannelsClient({ apiKey: frozen.credentials.channels.apiKey, fetch: frozen.fetch });
+  await confirmMany(frozen, client, 50, 'warm-up');
+  frozen.reset();
+  const before = await heapMB(gc);
+  const first = await confirmMany(frozen, client, count, 'first');
+  const afterFirst = await heapMB(gc);
+  frozen.reset();
+  const afterReset = await heapMB(gc);
+  const second = await confirmMany(frozen, client, count, 'second');
+  const afterSecond = await heapMB(gc);
+  frozen.close();
+  const perOperationKB = ((afterFirst - before) * 1024) / count;
+
+  rows.push({
+    bench: BENCH,
+    name: `${count.toLocaleString('en')} signed operations created (POST, in process)`,
+    value: first.createMs / 1000,
+    unit: 's',
+    note: `${((first.createMs * 1000) / count).toFixed(0)} µs per operation`,
+  });
+  rows.push({
+    bench: BENCH,
+    name: `… moved to confirmed and each read back (advance + ${count.toLocaleString('en')} GETs)`,
+    value: first.confirmMs / 1000,
+    unit: 's',
+    note: `every one confirmed; second run after reset(): ${((second.createMs + second.confirmMs) / 1000).toFixed(2)} s in all`,
+  });
+  rows.push({
+    bench: BENCH,
+    name: `sandbox heap held by ${count.toLocaleString('en')} confirmed operations`,
+    value: afterFirst - before,
+    unit: 'MB',
+    note: `${perOperationKB.toFixed(1)} kB per operation (the operation, its events, its keys)`,
+  });
+  rows.push({
+    bench: BENCH,
+    name: 'heap after reset() (informational: V8 keeps compiled code and caches)',
+    value: afterReset - before,
+    unit: 'MB',
+  });
+  rows.push({
+    bench: BENCH,
+    name: `heap after a second run of ${count.toLocaleString('en')} (after reset())`,
+    value: afterSecond - before,
+    unit: 'MB',
+    goal: 'no growth across runs: ≤ 1.1 × the first run',
+    pass: afterSecond - before <= 1.1 * (afterFirst - before),
+    note: `first run ${(afterFirst - before).toFixed(2)} MB`,
+  });
+  return rows;
+}
