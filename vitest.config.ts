@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // Projects: unit tests (no servers); contract tests against the Prism mocks
-// their global setup starts; the coverage gate, which runs after the contract
-// tests (a later group) and reads the calls they recorded.
+// their global setup starts; the sandbox's end-to-end tests, then the same
+// again through `prism proxy` (conformance); and the two coverage gates, each
+// in a later group than the tests whose records it reads.
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -24,6 +25,25 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'sandbox', include: ['test/sandbox/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          // The sandbox's end-to-end tests again, every request through `prism proxy` (test/conformance/through-prism.ts).
+          name: 'conformance',
+          include: ['test/sandbox/channels.test.ts', 'test/sandbox/streams.test.ts', 'test/sandbox/policy.test.ts'],
+          setupFiles: ['test/conformance/through-prism.ts'],
+          globalSetup: ['test/conformance/prism-proxies.ts'],
+          // One file at a time: the Prism proxies forward to one port, where the running file listens.
+          // A group of its own, after the others (a one-worker project cannot share a group).
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'conformance-coverage', include: ['test/conformance/coverage.test.ts'], sequence: { groupOrder: 3 } },
       },
       {
         extends: true,

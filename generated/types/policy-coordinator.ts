@@ -55,6 +55,7 @@ export interface paths {
          * @description Paging: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
          *     `total`, `total_pages` and `page` beside the items. Read on while `page < total_pages`;
          *     do not rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listPolicyEngines"];
         put?: never;
@@ -113,6 +114,7 @@ export interface paths {
          * @description Paging: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
          *     `total`, `total_pages` and `page` beside the items. Read on while `page < total_pages`;
          *     do not rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listExtractors"];
         put?: never;
@@ -166,6 +168,7 @@ export interface paths {
          *     from 1 and `page_size` from 1 to 100 (default 10); the answer carries `total`,
          *     `total_pages` and `page` beside the items. Read on while `page < total_pages`; do not
          *     rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listContractTypes"];
         put?: never;
@@ -212,6 +215,7 @@ export interface paths {
          *     `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries `total`,
          *     `total_pages` and `page` beside the items. Read on while `page < total_pages`; do not
          *     rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listPolicyImplementations"];
         put?: never;
@@ -267,6 +271,7 @@ export interface paths {
          * @description Paging: `page` from 1 and `page_size` from 1 to 100 (default 10); the answer carries
          *     `total`, `total_pages` and `page` beside the items. Read on while `page < total_pages`;
          *     do not rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listTargets"];
         put?: never;
@@ -354,6 +359,7 @@ export interface paths {
          *     /policies/{policy_id}/protections`. Paging: `page` from 1 and `page_size` from 1 to 100
          *     (default 10); the answer carries `total`, `total_pages` and `page` beside the items.
          *     Read on while `page < total_pages`; do not rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listTargetProtections"];
         put?: never;
@@ -414,6 +420,7 @@ export interface paths {
          *     offchain policies out. Paging: `page` from 1 and `page_size` from 1 to 100 (default
          *     10); the answer carries `total`, `total_pages` and `page` beside the items. Read on
          *     while `page < total_pages`; do not rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listPolicies"];
         put?: never;
@@ -478,6 +485,7 @@ export interface paths {
          *     `GET /targets/{target_id}/protections`. Paging: `page` from 1 and `page_size` from 1 to
          *     100 (default 10); the answer carries `total`, `total_pages` and `page` beside the
          *     items. Read on while `page < total_pages`; do not rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listPolicyProtections"];
         put?: never;
@@ -607,6 +615,7 @@ export interface paths {
          *     target. `403` if the caller does not own them. Paging: `page` from 1 and `page_size`
          *     from 1 to 100 (default 10); the answer carries `total`, `total_pages` and `page` beside
          *     the items. Read on while `page < total_pages`; do not rely on the order of items.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listPolicyTargetAccessGrants"];
         put?: never;
@@ -662,6 +671,7 @@ export interface paths {
          * @description Pages through the organisation's registries. With `include_granted=true`
          *     the registries other organisations shared with it are listed too, each
          *     marked by `access_type`.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listRegistries"];
         put?: never;
@@ -733,6 +743,7 @@ export interface paths {
          * @description Pages through the access grants given on a registry, active and revoked.
          *     Only the owner may list them: anyone else (and an unknown registry) gets
          *     `403`.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listRegistryAccessGrants"];
         put?: never;
@@ -790,6 +801,7 @@ export interface paths {
          * @description Pages through the identities of the organisation's registries and of the
          *     registries shared with it, optionally narrowed to one registry or to
          *     titles containing `query`.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listIdentities"];
         put?: never;
@@ -797,8 +809,8 @@ export interface paths {
          * Create an identity
          * @description Creates a cross-chain identity in a registry, maps its wallet addresses
          *     on each chain (each mapping starts `creation_pending`) and, optionally,
-         *     issues credentials to it. A request the service rejects comes back with
-         *     the `AceError` body.
+         *     issues credentials to it. A body that does not match the schema is
+         *     refused with `400` and the `AceError` body.
          */
         post: operations["createIdentity"];
         delete?: never;
@@ -1009,6 +1021,7 @@ export interface paths {
          * @description Pages through data validator instances. The filters combine;
          *     `status`, `chain_selector` and `address` keep the instances that have a
          *     deployment matching them.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listDataValidators"];
         put?: never;
@@ -1122,6 +1135,7 @@ export interface paths {
          * @description Pages through the networks the coordinator supports. Mainnets are left
          *     out for organisations not allowed on mainnet unless `show_unavailable`
          *     is `true`.
+         *     A `page` or `page_size` out of range is refused with `400`.
          */
         get: operations["listNetworks"];
         put?: never;
@@ -3332,6 +3346,7 @@ export interface operations {
                     "application/json": components["schemas"]["PolicyEngineList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -3497,6 +3512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExtractorList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -3653,6 +3669,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractTypeList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -3789,6 +3806,7 @@ export interface operations {
                     "application/json": components["schemas"]["PolicyImplementationList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -3958,6 +3976,7 @@ export interface operations {
                     "application/json": components["schemas"]["TargetList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -4161,6 +4180,7 @@ export interface operations {
                     "application/json": components["schemas"]["TargetProtectionList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -4361,6 +4381,7 @@ export interface operations {
                     "application/json": components["schemas"]["PolicyList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -4521,6 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["OffchainPolicyProtectionList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             404: components["responses"]["AceNotFound"];
             429: components["responses"]["AceTooManyRequests"];
@@ -4716,6 +4738,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessGrantList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             403: components["responses"]["AceForbidden"];
             429: components["responses"]["AceTooManyRequests"];
@@ -4838,6 +4861,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegistryList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -5005,6 +5029,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessGrantList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             403: components["responses"]["AceForbidden"];
             429: components["responses"]["AceTooManyRequests"];
@@ -5122,6 +5147,7 @@ export interface operations {
                     "application/json": components["schemas"]["IdentityList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             403: components["responses"]["AceForbidden"];
             429: components["responses"]["AceTooManyRequests"];
@@ -5150,6 +5176,7 @@ export interface operations {
                     "application/json": components["schemas"]["Identity"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -5310,6 +5337,7 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialTypeList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             403: components["responses"]["AceForbidden"];
             429: components["responses"]["AceTooManyRequests"];
@@ -5484,6 +5512,7 @@ export interface operations {
                     "application/json": components["schemas"]["CredentialList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             403: components["responses"]["AceForbidden"];
             429: components["responses"]["AceTooManyRequests"];
@@ -5656,6 +5685,7 @@ export interface operations {
                     "application/json": components["schemas"]["DataValidatorList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];
@@ -5903,6 +5933,7 @@ export interface operations {
                     "application/json": components["schemas"]["NetworkList"];
                 };
             };
+            400: components["responses"]["AceBadRequest"];
             401: components["responses"]["AceUnauthorized"];
             429: components["responses"]["AceTooManyRequests"];
             500: components["responses"]["AceInternalError"];

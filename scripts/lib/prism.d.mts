@@ -11,6 +11,8 @@ export declare function freePorts(count: number): Promise<number[]>;
 export declare function startPrismMocks(options?: {
   apis?: readonly string[];
   errors?: boolean;
+  /** Run each API's Prism as a validating proxy to this URL instead of a mock. */
+  upstreams?: Record<string, string>;
   timeoutMs?: number;
   log?: (api: string, line: string) => void;
 }): Promise<PrismMocks>;

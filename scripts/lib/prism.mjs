@@ -74,9 +74,12 @@ function waitUntilListening(url, child, timeoutMs) {
 /**
  * Starts one Prism per API. Resolves with `{ urls: {api: baseUrl}, stop() }`.
  * `errors: true` makes Prism answer a request or response that breaks the
- * spec with an error instead of letting it through.
+ * spec with an error instead of letting it through. With `upstreams` (a URL
+ * per API), Prism runs as a validating proxy to that server instead of a
+ * mock, and reports what breaks the spec in each answer's `sl-violations`
+ * header.
  */
-export async function startPrismMocks({ apis = API_NAMES, errors = true, timeoutMs = 60_000, log } = {}) {
+export async function startPrismMocks({ apis = API_NAMES, errors = true, upstreams = undefined, timeoutMs = 60_000, log = undefined } = {}) {
   const children = [];
   const stop = () => {
     for (const child of children) {
@@ -96,7 +99,10 @@ export async function startPrismMocks({ apis = API_NAMES, errors = true, timeout
   // another port.
   const startOne = async (api, port, attemptsLeft) => {
     // `info` is the level of Prism's "listening" line (and of one line per request).
-    const args = [prismBin, 'mock', join(root, 'generated', 'openapi', `${api}.yaml`), '-h', '127.0.0.1', '-p', String(port), '-v', 'info'];
+    const document = join(root, 'generated', 'openapi', `${api}.yaml`);
+    const upstream = upstreams?.[api];
+    const command = upstream === undefined ? ['mock', document] : ['proxy', document, upstream];
+    const args = [prismBin, ...command, '-h', '127.0.0.1', '-p', String(port), '-v', 'info'];
     if (errors) args.push('--errors');
     const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
