@@ -23,7 +23,7 @@ import { createStreamsClient } from '../src/streams/index.js';
 import { channelsTour } from './start/channels.js';
 import { duration } from './start/output.js';
 import { policyTour } from './start/policy.js';
-import { streamsTour } from './start/streams.js';
+import { liveTour, streamsTour } from './start/streams.js';
 
 type ApiName = 'channels' | 'streams' | 'policy';
 const API_NAMES: readonly ApiName[] = ['channels', 'streams', 'policy'];
@@ -83,6 +83,7 @@ async function main() {
           ? createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch })
           : createStreamsClient({ apiKey: settings.apiKey!, apiSecret: settings.secret!, baseUrl: settings.baseUrl! });
         await streamsTour(streams);
+        if (sandbox) await liveTour(sandbox);
       } else {
         const policy = sandbox
           ? createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, fetch: sandbox.fetch })

@@ -2,7 +2,19 @@
  * The streams walk: the catalog, the latest report decoded, a bulk read at
  * one time, and a walk over a minute of reports, page by page.
  */
-import { collect, getBulkReports, getLatestReport, listStreams, paginateReports, type StreamsClient } from '../../src/streams/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import {
+  collect,
+  createStreamsClient,
+  getBulkReports,
+  getLatestReport,
+  listStreams,
+  paginateReports,
+  streamReports,
+  type Report,
+  type ReportStreamEvent,
+  type StreamsClient,
+} from '../../src/streams/index.js';
 import { formatScaled } from '../../src/streams/report-decoder.js';
 import { grouped, isoSeconds, step } from './output.js';
 
@@ -32,4 +44,52 @@ export async function streamsTour(streams: StreamsClient): Promise<void> {
     (reports) =>
       `${reports.length} reports over ${Math.ceil(reports.length / 20)} pages, ${isoSeconds(reports[0]!.observationsTimestamp)} to ${isoSeconds(reports.at(-1)!.observationsTimestamp)}`,
   );
+}
+
+/**
+ * Three seconds of live ETH/USD and BTC/USD reports from both origins of the
+ * sandbox's WebSocket host; origin 001 is dropped after one second and
+ * restored after two. Each stream's reports must come once each, second
+ * after second, with no gap.
+ */
+export async function liveTour(sandbox: Sandbox): Promise<void> {
+  const listener = await sandbox.listen();
+  try {
+    const client = createStreamsClient({ ...sandbox.credentials.streams, baseUrl: listener.baseUrls.streams });
+    const events: ReportStreamEvent[] = [];
+    const stream = streamReports(client, [ETH_USD, BTC_USD], {
+      wsUrl: listener.url.replace(/^http/, 'ws'),
+      onStatus: (event) => events.push(event),
+      reconnect: { baseDelayMs: 100, maxDelayMs: 300 },
+    });
+    await step(
+      'streams',
+      'live over WebSocket for 3 s, origin 001 dropped',
+      async () => {
+        const received: Report[] = [];
+        const timers = [
+          setTimeout(() => sandbox.streamOrigins.drop('001'), 1_000),
+          setTimeout(() => sandbox.streamOrigins.restore('001'), 2_000),
+          setTimeout(() => void stream.close(), 3_000),
+        ];
+        try {
+          for await (const report of stream) received.push(report);
+        } finally {
+          timers.forEach(clearTimeout);
+        }
+        return received;
+      },
+      (received) => {
+        const gaps = [ETH_USD, BTC_USD].filter((feedID) => {
+          const seconds = received.filter((r) => r.feedID === feedID).map((r) => r.observationsTimestamp);
+          return seconds.some((t, i) => i > 0 && t !== seconds[i - 1]! + 1);
+        });
+        const lost = events.filter((e) => e.type === 'origin-lost').length;
+        const reconnected = events.filter((e) => e.type === 'connected').length - 2;
+        return `${received.length} reports, ${stream.stats.duplicates} duplicates dropped, ${gaps.length === 0 ? 'no gap' : `gaps in ${gaps.length} streams`}; origin lost ${lost}×, reconnected ${Math.max(0, reconnected)}×`;
+      },
+    );
+  } finally {
+    await listener.close();
+  }
 }

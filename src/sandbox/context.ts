@@ -1,4 +1,5 @@
 import type { SandboxClock } from './clock.js';
+import type { StreamOrigins } from './streams/origins.js';
 
 /** The credentials the sandbox accepts, and only these. */
 export interface SandboxCredentials {
@@ -13,4 +14,6 @@ export interface BehaviourContext {
   readonly credentials: SandboxCredentials;
   /** A fresh UUID (v4). */
   newId(): string;
+  /** The streams API's WebSocket origins and which are up. */
+  readonly streamOrigins: StreamOrigins;
 }

@@ -5,6 +5,8 @@ import { SandboxUsageError, SandboxViolationError } from './errors.js';
 import { createFaultPlan, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
 import type { ListenOptions, ListenTarget, SandboxListener } from './listen.js';
 import { route } from './router.js';
+import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
+import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
 import {
   SandboxHttpError,
   type ApiBehaviour,
@@ -47,6 +49,12 @@ export interface Sandbox {
   advance(ms: number): void;
   /** Injects a fault into the next matching requests. */
   inject(fault: FaultSpec): void;
+  /**
+   * The origins of the streams API's WebSocket host (`001`, `002`), served by
+   * `listen()`: `drop(origin)` closes its connections at once and refuses new
+   * ones (and `HEAD /` stops listing it) until `restore(origin)`.
+   */
+  readonly streamOrigins: Pick<StreamOrigins, 'all' | 'up' | 'drop' | 'restore'>;
   /** Every answer that broke its spec, and every handler failure, since the last reset. */
   readonly violations: readonly Violation[];
   /** Back to the seeded state: data, faults, scheduled changes and violations. */
@@ -67,7 +75,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (options === null || typeof options !== 'object') throw new SandboxUsageError('createSandbox(): options must be an object');
   const clock = createClock({ pace: options.pace ?? 1 });
   const credentials = makeCredentials(options.credentials);
-  const context: BehaviourContext = { clock, credentials, newId: () => crypto.randomUUID() };
+  const streamOrigins = createStreamOrigins(SANDBOX_STREAM_ORIGINS);
+  const context: BehaviourContext = { clock, credentials, newId: () => crypto.randomUUID(), streamOrigins };
   const behaviours = new Map<SandboxApi, ApiBehaviour>(createBehaviours(context).map((behaviour) => [behaviour.api, behaviour]));
   const faults = createFaultPlan();
   const violations: Violation[] = [];
@@ -158,8 +167,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   const listeners = new Set<SandboxListener>();
-  /** WebSocket upgrades on the listener (the streams API's live reports); none until that server is attached. */
-  const upgradeHandler: ListenTarget['upgrade'] = undefined;
+  /** The streams API's live WebSocket, made with the first listener (it needs Node's `ws`). */
+  let liveSocket: { upgrade: NonNullable<ListenTarget['upgrade']>; close(): void } | undefined;
 
   return {
     credentials,
@@ -171,8 +180,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (closed) throw new SandboxUsageError('the sandbox is closed');
       // A specifier bundlers do not follow: node:http stays out of browser and worker bundles of the sandbox.
       const listenModule: string = './listen.js';
+      const liveSocketModule: string = './streams/live-socket.js';
       const { startListener } = (await import(listenModule)) as typeof import('./listen.js');
-      const listener = await startListener({ dispatch, upgrade: upgradeHandler }, listenOptions);
+      const { createLiveSocketServer } = (await import(liveSocketModule)) as typeof import('./streams/live-socket.js');
+      liveSocket ??= createLiveSocketServer({ clock, origins: streamOrigins, dispatch });
+      const listener = await startListener({ dispatch, upgrade: liveSocket.upgrade }, listenOptions);
       listeners.add(listener);
       return {
         url: listener.url,
@@ -185,6 +197,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     advance: (ms) => clock.advance(ms),
     inject: (fault) => faults.add(fault),
+    streamOrigins,
     reset() {
       clock.clear();
       faults.clear();
@@ -198,6 +211,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // Listeners finish closing on their own; nothing waits on them.
       for (const listener of listeners) void listener.close();
       listeners.clear();
+      liveSocket?.close();
     },
   };
 }

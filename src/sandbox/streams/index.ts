@@ -36,12 +36,12 @@ export function createStreamsBehaviour(context: BehaviourContext): ApiBehaviour 
   }
 
   // Typed by the spec's operation table: an operation added to the spec fails the build until it has a handler.
-  const handlers: Record<OperationId, OperationHandler> = { ...createReportHandlers(context.clock), ...createLiveHandlers() };
+  const handlers: Record<OperationId, OperationHandler> = { ...createReportHandlers(context.clock), ...createLiveHandlers(context.streamOrigins) };
   return {
     api: 'streams',
     handlers,
     authenticate,
     errorAnswer: streamsErrorAnswer,
-    reset: () => undefined,
+    reset: () => context.streamOrigins.restoreAll(),
   };
 }

@@ -6,6 +6,7 @@
  * this table). `HEAD /` names the origins that server runs.
  */
 import { SandboxHttpError, type OperationHandler } from '../types.js';
+import type { StreamOrigins } from './origins.js';
 import { requireStream } from './handlers.js';
 import { feedIdsArgument } from './query.js';
 
@@ -14,7 +15,7 @@ export const SANDBOX_STREAM_ORIGINS: readonly string[] = Object.freeze(['001', '
 
 export type LiveOperation = 'streamReports' | 'getStreamOrigins';
 
-export function createLiveHandlers(): Record<LiveOperation, OperationHandler> {
+export function createLiveHandlers(origins: StreamOrigins): Record<LiveOperation, OperationHandler> {
   return {
     streamReports({ query }) {
       feedIdsArgument(query, 'feedIDs').forEach((feedID) => requireStream(feedID));
@@ -27,7 +28,7 @@ export function createLiveHandlers(): Record<LiveOperation, OperationHandler> {
     },
 
     getStreamOrigins() {
-      return { status: 200, headers: { 'X-Cll-Available-Origins': `{${SANDBOX_STREAM_ORIGINS.join(',')}}` } };
+      return { status: 200, headers: { 'X-Cll-Available-Origins': `{${origins.up().join(',')}}` } };
     },
   };
 }

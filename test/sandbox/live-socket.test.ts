@@ -1,0 +1,117 @@
+// The streams API's live WebSocket as the sandbox serves it through
+// `listen()`: the SDK's own `streamReports` against it, across dropped
+// origins, with REST backfill, and the same reports the REST API serves.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox, type SandboxListener } from '../../src/sandbox/index.js';
+import { findStream, reportAt } from '../../src/sandbox/streams/index.js';
+import { createStreamsClient, ReportStreamAuthError, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
+import { sandboxValidator } from '../support/sandbox-validator.js';
+
+const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
+const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
+const FAST_RECONNECT = { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 200, pongTimeoutMs: 400 };
+
+let sandbox: Sandbox;
+let listener: SandboxListener;
+
+beforeEach(async () => {
+  sandbox = createSandbox({ pace: 0, validate: sandboxValidator() });
+  listener = await sandbox.listen();
+});
+
+afterEach(async () => {
+  const violations = [...sandbox.violations];
+  await listener.close();
+  sandbox.close();
+  expect(violations).toEqual([]);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+function open(feedIDs: string[], secret = sandbox.credentials.streams.apiSecret) {
+  const client = createStreamsClient({ apiKey: sandbox.credentials.streams.apiKey, apiSecret: secret, baseUrl: listener.baseUrls.streams });
+  const events: ReportStreamEvent[] = [];
+  const stream = streamReports(client, feedIDs, {
+    wsUrl: listener.url.replace(/^http/, 'ws'),
+    onStatus: (event) => events.push(event),
+    ...FAST_RECONNECT,
+  });
+  const received: Report[] = [];
+  const done = (async () => {
+    for await (const report of stream) received.push(report);
+  })();
+  return { stream, events, received, done };
+}
+
+/** Every report of `feedID` from `from` to `to` seconds, as the REST API serves them. */
+const expected = (feedID: string, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => reportAt(findStream(feedID)!, from + i));
+
+const nowSeconds = () => Math.floor(sandbox.clock.now() / 1000);
+
+describe('the sandbox WebSocket', () => {
+  it('HEAD / lists the origins that are up', async () => {
+    const client = createStreamsClient({ ...sandbox.credentials.streams, baseUrl: listener.baseUrls.streams });
+    const head = async () => (await client.HEAD('/')).response.headers.get('x-cll-available-origins');
+    expect(await head()).toBe('{001,002}');
+    sandbox.streamOrigins.drop('001');
+    expect(await head()).toBe('{002}');
+    sandbox.streamOrigins.restore('001');
+    expect(await head()).toBe('{001,002}');
+  });
+
+  it('streams each new second of every stream from both origins, once, exactly the REST reports', async () => {
+    const { stream, events, received, done } = open([ETH_USD, BTC_USD]);
+    await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
+    const start = nowSeconds();
+    for (let i = 0; i < 5; i++) {
+      sandbox.advance(1_000);
+      await sleep(150);
+    }
+    await until(() => received.length >= 10, '10 reports');
+    await stream.close();
+    await done;
+    const eth = received.filter((r) => r.feedID === ETH_USD);
+    expect(eth).toEqual(expected(ETH_USD, start + 1, start + 5));
+    expect(received.filter((r) => r.feedID === BTC_USD)).toEqual(expected(BTC_USD, start + 1, start + 5));
+    expect(stream.stats.duplicates).toBeGreaterThan(0);
+  });
+
+  it('a dropped origin loses nothing; with both dropped, the REST backfill fills the gap exactly', async () => {
+    const { stream, events, received, done } = open([ETH_USD]);
+    await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
+    const start = nowSeconds();
+    sandbox.advance(1_000);
+    await sleep(150);
+    sandbox.streamOrigins.drop('001');
+    sandbox.advance(1_000);
+    await sleep(150);
+    sandbox.streamOrigins.drop('002');
+    await until(() => events.some((e) => e.type === 'origin-lost' && e.origin.includes('002')), 'the second origin to be lost');
+    // Published while no origin is up: only the REST API has these.
+    sandbox.advance(3_000);
+    sandbox.streamOrigins.restore('001');
+    sandbox.streamOrigins.restore('002');
+    await until(() => events.some((e) => e.type === 'gap-filled'), 'the backfill');
+    sandbox.advance(1_000);
+    await until(() => received.length >= 6, 'six reports');
+    await stream.close();
+    await done;
+    expect(received).toEqual(expected(ETH_USD, start + 1, start + 6));
+    expect(stream.stats.backfilled).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses a wrong secret on the upgrade with a typed error', async () => {
+    const { events, done } = open([ETH_USD], 'not-the-secret');
+    await expect(done).rejects.toBeInstanceOf(ReportStreamAuthError);
+    expect(events.at(-1)).toMatchObject({ type: 'closed' });
+  });
+});
