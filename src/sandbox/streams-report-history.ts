@@ -1,61 +1,41 @@
-import { createHash } from 'node:crypto';
-import { encodeReport } from '../streams/report-encoder.js';
+import { createHmacSigner } from '../core/hmac/index.js';
 import type { Report } from '../streams/reports.js';
+import type { CatalogStream } from './streams/catalog.js';
+import { reportAt } from './streams/history.js';
 
 /**
- * The reports a local report service publishes: real V3 encodings made by
- * the SDK's own encoder (src/streams/report-encoder.ts, the one the sandbox
- * and the example script use), so every one decodes. Signatures and context
- * words are deterministic hashes: the reports decode, they do not verify
- * onchain. One report per stream per second of `observationsTimestamp`,
- * consecutive.
+ * The reports the local report service (streams-websocket.ts) publishes on
+ * demand. Each one is the sandbox's own report of that stream and second
+ * (`reportAt`, src/sandbox/streams/history.ts): the same encoder and the
+ * same deterministic words and signatures, so every report decodes; only the
+ * streams differ, made up from a label instead of taken from the catalog.
  */
 
-const E18 = 10n ** 18n;
-const sha256 = (label: string): string => createHash('sha256').update(label).digest('hex');
-const word = (hex: string): `0x${string}` => `0x${hex.padStart(64, '0')}`;
-const CONFIG_DIGEST = `0x0006${sha256('local report service config digest').slice(4)}` as const;
-/** secp256k1 group order / 2: a canonical signature has s at or below it. */
-const HALF_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n / 2n;
+// SHA-256 through the SDK's signer: native where the runtime has node:crypto, pure JS elsewhere.
+const hasher = createHmacSigner('local report service');
+const sha256 = (label: string): string => hasher.sha256Hex(label);
 
 /** A V3 stream ID made from a label (`0x0003` + 30 bytes of its hash). */
 export function v3FeedID(label: string): string {
   return `0x0003${sha256(`feed:${label}`).slice(4)}`;
 }
 
-/** A plausible, deterministic price for a stream at a time: its own level, moving a little each second. */
-function priceAt(feedID: string, t: number): bigint {
-  const level = 1 + (Number.parseInt(sha256(feedID).slice(0, 8), 16) % 60_000);
-  const cents = Math.round(level * 100 * (1 + 0.002 * Math.sin(t / 7)));
-  return (BigInt(cents) * E18) / 100n;
+/** A made-up stream for a V3 stream ID: a price level of its own, reports from the start of time. */
+const streams = new Map<string, CatalogStream>();
+function streamOf(feedID: string): CatalogStream {
+  let stream = streams.get(feedID);
+  if (stream === undefined) {
+    const level = 1 + (Number.parseInt(sha256(feedID).slice(0, 8), 16) % 60_000);
+    stream = { record: { feedID, created_at: 0 } as CatalogStream['record'], basePrice: String(level) };
+    streams.set(feedID, stream);
+  }
+  return stream;
 }
 
 /** One V3 report of `feedID` observed at `t` (valid from the second before, expiring a day later). */
 export function makeV3Report(feedID: string, t: number): Report {
   if (!/^0x0003[0-9a-f]{60}$/i.test(feedID)) throw new Error(`the local report service makes V3 reports only, not ${feedID}`);
-  const price = priceAt(feedID, t);
-  const spread = price / 10_000n;
-  const label = `${feedID}:${t}`;
-  const fullReport = encodeReport(
-    {
-      feedId: feedID,
-      validFromTimestamp: t - 1,
-      observationsTimestamp: t,
-      nativeFee: 28_000_000_000_000n, // 0.000028 ETH (wei)
-      linkFee: 5_600_000_000_000_000n, // 0.0056 LINK (juels)
-      expiresAt: t + 86_400,
-      price,
-      bid: price - spread,
-      ask: price + spread,
-    },
-    {
-      reportContext: [CONFIG_DIGEST, word((BigInt(t) * 256n).toString(16)), word(sha256(`extra hash:${label}`))],
-      rawRs: [word(sha256(`r:${label}`))],
-      rawSs: [word((BigInt(`0x${sha256(`s:${label}`)}`) % HALF_N).toString(16))],
-      rawVs: word('01'.padEnd(64, '0')),
-    },
-  );
-  return { feedID, validFromTimestamp: t - 1, observationsTimestamp: t, fullReport };
+  return reportAt(streamOf(feedID), t);
 }
 
 /**
