@@ -1,0 +1,100 @@
+// The Arazzo flows beside each spec (openapi/<api>/flows.arazzo.yaml), run by
+// `redocly respect` against a listening sandbox: every step's answer checked
+// against the spec (status, content type, schema) and every poll followed to
+// its final status. The report API's requests are signed by a small relay
+// with the SDK's own HMAC authorizer: a workflow cannot compute signatures.
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hmacAuthorizer } from '../../src/core/auth.js';
+import { createSandbox, type Sandbox, type SandboxListener } from '../../src/sandbox/index.js';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+const redocly = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+const results = join(root, 'test-results');
+
+let sandbox: Sandbox;
+let listener: SandboxListener;
+let relay: Server;
+let relayUrl = '';
+
+beforeAll(async () => {
+  // Flows end in well under a second of real time at 20× pace.
+  sandbox = createSandbox({ pace: 20 });
+  listener = await sandbox.listen();
+  const authorize = hmacAuthorizer(sandbox.credentials.streams);
+  relay = createServer((incoming, outgoing) => {
+    const url = `${listener.url}${incoming.url ?? '/'}`;
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) {
+      if (typeof value === 'string' && !/^(host|connection|content-length)$/i.test(name)) headers.set(name, value);
+    }
+    authorize(headers, incoming.method ?? 'GET', url, undefined);
+    fetch(url, { method: incoming.method, headers })
+      .then(async (answer) => {
+        outgoing.writeHead(answer.status, Object.fromEntries(answer.headers));
+        outgoing.end(Buffer.from(await answer.arrayBuffer()));
+      })
+      .catch(() => outgoing.destroy());
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  relay?.closeAllConnections();
+  await new Promise((resolve) => relay?.close(resolve));
+  await listener?.close();
+  sandbox?.close();
+});
+
+interface RespectResult {
+  workflows: { workflowId: string; status: string }[];
+}
+
+/** Runs one Arazzo file; resolves with each workflow's status, or fails with respect's output. */
+async function respect(file: string, server: string, inputs: Record<string, string | number>): Promise<RespectResult> {
+  const report = join(results, `respect-${server}.json`);
+  const args = [redocly, 'respect', join(root, file), '--server', `${server}=${serverUrls()[server]}`, '-J', report];
+  for (const [name, value] of Object.entries(inputs)) args.push('--input', `${name}=${value}`);
+  try {
+    await run(process.execPath, args, { cwd: root, timeout: 90_000 });
+  } catch (error) {
+    const e = error as { stdout?: string };
+    throw new Error(`redocly respect ${file} failed:\n${(e.stdout ?? '').slice(-4000)}`);
+  }
+  const json = JSON.parse(readFileSync(report, 'utf8')) as { files: Record<string, { executedWorkflows: { workflowId: string; status: string }[] }> };
+  return { workflows: Object.values(json.files).flatMap((f) => f.executedWorkflows.map(({ workflowId, status }) => ({ workflowId, status }))) };
+}
+
+function serverUrls(): Record<string, string> {
+  return { channels: listener.baseUrls.channels, evaluation: `${listener.url}/v1/evaluation`, streams: relayUrl };
+}
+
+describe('Arazzo flows under redocly respect, against the sandbox', () => {
+  it('channels: draft → sign → finalize, execute, query, watcher archive', async () => {
+    const { workflows } = await respect('openapi/channels/flows.arazzo.yaml', 'channels', { apiKey: sandbox.credentials.channels.apiKey });
+    expect(workflows).toEqual([
+      { workflowId: 'draftSignFinalize', status: 'success' },
+      { workflowId: 'executeToConfirmed', status: 'success' },
+      { workflowId: 'queryToCompleted', status: 'success' },
+      { workflowId: 'watcherArchive', status: 'success' },
+    ]);
+  }, 120_000);
+
+  it('policy: evaluation → ready', async () => {
+    const { workflows } = await respect('openapi/policy-evaluation/flows.arazzo.yaml', 'evaluation', { apiKey: sandbox.credentials.policy.apiKey });
+    expect(workflows).toEqual([{ workflowId: 'evaluationToReady', status: 'success' }]);
+  }, 120_000);
+
+  it('streams: a report page walk, signed by the relay', async () => {
+    const startTimestamp = Math.floor(sandbox.clock.now() / 1000) - 120;
+    const { workflows } = await respect('openapi/streams/flows.arazzo.yaml', 'streams', { startTimestamp });
+    expect(workflows).toEqual([{ workflowId: 'reportPageWalk', status: 'success' }]);
+  }, 120_000);
+});
