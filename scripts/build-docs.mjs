@@ -16,7 +16,8 @@
 //     variable) turns it off, so its two URLs are swapped for inline SVG data
 //     URIs after the build (see BADGE_URLS). The build fails if they are not
 //     found, so a Redocly upgrade that changes the badge is noticed here.
-// Each page is built from its bundle without the maintainer notes
+// Each page shows an SDK sample per operation (`x-codeSamples`, added here
+// only), and is built from its bundle without the maintainer notes
 // (`x-decision`, see scripts/lib/maintainer-notes.mjs): Redoc embeds the whole
 // document in the page, and those notes are not for readers.
 // test/browser/docs.test.ts opens every page in Chromium and fails on any
@@ -28,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { withCodeSamples } from './lib/code-samples.mjs';
 import { withoutMaintainerNotes } from './lib/maintainer-notes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,7 +82,8 @@ for (const api of apis) {
   const document = parse(readFileSync(bundle, 'utf8'));
   const output = join(outDir, `${api}.html`);
   const source = join(sourceDir, `${api}.yaml`);
-  writeFileSync(source, withoutMaintainerNotes(readFileSync(bundle, 'utf8')));
+  // The page shows how to call each operation with the SDK (scripts/lib/code-samples.mjs).
+  writeFileSync(source, withCodeSamples(api, withoutMaintainerNotes(readFileSync(bundle, 'utf8'))));
   runRedocly(['build-docs', source, '--output', output, '--inlineBundle']);
   inlineBadge(output);
   entries.push({ api, file: `${api}.html`, info: document.info ?? {}, sha256: sha256(readFileSync(bundle)) });

@@ -19,6 +19,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_HTTP_METHODS, loadBundle, operationsOf } from '../contract/support/spec.js';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { parse } from 'yaml';
 import { AUTHORING_NOTE, NOTE_KEY } from '../../scripts/lib/maintainer-notes.mjs';
@@ -402,3 +403,20 @@ describe('reference docs carry no authoring notes', () => {
     expect(definition.match(AUTHORING_NOTE)?.[0], `${page}: embedded document has an authoring note`).toBeUndefined();
   });
 });
+
+describe('reference docs show how to call each operation with the SDK', () => {
+  const apis = apiNames.map(loadApi);
+
+  beforeAll(() => {
+    if (!docsAreFresh(apis)) buildDocs();
+  }, 120_000);
+
+  it.each(apiNames)('%s.html: one TypeScript sample per operation', (api) => {
+    const page = `${api}.html`;
+    const { definition } = ownContentOf(readFileSync(join(docsDir, page), 'utf8'), page);
+    const operations = operationsOf(loadBundle(api), ALL_HTTP_METHODS).length;
+    expect(definition.match(/"x-codeSamples"/g)?.length ?? 0, `${page}: x-codeSamples entries`).toBe(operations);
+    expect(definition.match(/@ourteam\/service-sdk\//g)?.length ?? 0, `${page}: samples importing the SDK`).toBeGreaterThanOrEqual(operations);
+  });
+});
+

@@ -1,0 +1,6 @@
+/** The TypeScript sample of one operation of a bundle. */
+export declare function codeSample(api: string, doc: unknown, method: string, path: string, operation: unknown, pathItem?: unknown): string;
+/** Every operation of a bundle with its sample: `[operationId, source]`. */
+export declare function codeSamplesOf(api: string, doc: unknown): [string, string][];
+/** The bundle's YAML text with an `x-codeSamples` entry on every operation. */
+export declare function withCodeSamples(api: string, yamlText: string): string;

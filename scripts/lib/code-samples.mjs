@@ -1,0 +1,174 @@
+// SDK code samples for the reference docs: one short TypeScript sample per
+// operation, showing the call with this SDK's client (Redoc renders
+// `x-codeSamples` beside each operation). Made from the bundle itself: the
+// method and path, the required parameters and the first request example.
+// Added to the docs build only, never to the committed bundles users
+// regenerate from. test/unit/code-samples.test.ts type-checks every sample.
+import { parseDocument } from 'yaml';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
+
+/** How each API's client is made and reached in a sample. */
+const CLIENTS = {
+  channels: {
+    entry: 'channels',
+    create: "const channels = createChannelsClient({ apiKey: process.env.CHANNELS_API_KEY! });",
+    factory: 'createChannelsClient',
+    call: 'channels',
+  },
+  streams: {
+    entry: 'streams',
+    create: 'const streams = createStreamsClient({ apiKey: process.env.STREAMS_API_KEY!, apiSecret: process.env.STREAMS_API_SECRET! });',
+    factory: 'createStreamsClient',
+    call: 'streams',
+  },
+  'policy-coordinator': {
+    entry: 'policy',
+    create: 'const policy = createPolicyClient({ apiKey: process.env.POLICY_API_KEY! });',
+    factory: 'createPolicyClient',
+    call: 'policy.coordinator',
+  },
+  'policy-evaluation': {
+    entry: 'policy',
+    create: 'const policy = createPolicyClient({ apiKey: process.env.POLICY_API_KEY! });',
+    factory: 'createPolicyClient',
+    call: 'policy.evaluation',
+  },
+  'policy-reporting': {
+    entry: 'policy',
+    create: 'const policy = createPolicyClient({ apiKey: process.env.POLICY_API_KEY! });',
+    factory: 'createPolicyClient',
+    call: 'policy.reporting',
+  },
+};
+
+/** Follows local `$ref`s until the object they name. */
+function deref(doc, node) {
+  let current = node;
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  }
+  return current;
+}
+
+function sampleFromSchema(doc, raw) {
+  const schema = deref(doc, raw);
+  if (!schema) return 'value';
+  if (schema.examples?.length) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  if (schema.allOf) return sampleFromSchema(doc, schema.allOf[0]);
+  if (schema.oneOf || schema.anyOf) return sampleFromSchema(doc, (schema.oneOf ?? schema.anyOf)[0]);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'integer' || type === 'number') return schema.minimum ?? 1;
+  if (type === 'boolean') return true;
+  if (type === 'array') return [sampleFromSchema(doc, schema.items)];
+  if (type === 'object') {
+    return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleFromSchema(doc, schema.properties?.[name])]));
+  }
+  return 'value';
+}
+
+function parameterValue(doc, parameter) {
+  if (parameter.example !== undefined) return parameter.example;
+  const named = Object.values(parameter.examples ?? {})[0];
+  if (named) return deref(doc, named).value;
+  return sampleFromSchema(doc, parameter.schema);
+}
+
+function requestBody(doc, operation) {
+  const media = deref(doc, operation.requestBody)?.content?.['application/json'];
+  if (!media) return undefined;
+  const named = Object.values(media.examples ?? {})[0];
+  if (named) return deref(doc, named).value;
+  if (media.example !== undefined) return media.example;
+  return sampleFromSchema(doc, media.schema);
+}
+
+/** A TypeScript literal of a JSON value, as a person would write it: bare keys where they can be, single quotes. */
+function literal(value, indent = '') {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${literal(item, inner)},`).join('\n')}\n${indent}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    const key = (name) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
+    return `{\n${entries.map(([name, item]) => `${inner}${key(name)}: ${literal(item, inner)},`).join('\n')}\n${indent}}`;
+  }
+  return typeof value === 'string' ? quote(value) : JSON.stringify(value);
+}
+
+function quote(text) {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
+/** The TypeScript sample of one operation. */
+export function codeSample(api, doc, method, path, operation, pathItem = {}) {
+  const client = CLIENTS[api];
+  if (client === undefined) throw new Error(`no client for the API ${api}`);
+  if (api === 'streams' && operation.operationId === 'streamReports') {
+    return [
+      `import { createStreamsClient, streamReports } from '@ourteam/service-sdk/streams';`,
+      '',
+      client.create,
+      `for await (const report of streamReports(streams, ['0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782'], { decode: true })) {`,
+      '  console.log(report.feedID, report.observationsTimestamp);',
+      '}',
+    ].join('\n');
+  }
+  const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(doc, p));
+  const groups = {};
+  for (const parameter of parameters) {
+    const wanted = parameter.in === 'path' || parameter.required === true;
+    if (!wanted || !['path', 'query', 'header'].includes(parameter.in)) continue;
+    // The client sets the credentials itself.
+    if (parameter.in === 'header' && /^authorization$/i.test(parameter.name)) continue;
+    (groups[parameter.in] ??= {})[parameter.name] = parameterValue(doc, parameter);
+  }
+  const init = {};
+  if (Object.keys(groups).length > 0) init.params = groups;
+  const body = requestBody(doc, operation);
+  if (body !== undefined) init.body = body;
+  const args = Object.keys(init).length > 0 ? `'${path}', ${literal(init)}` : `'${path}'`;
+  return [
+    `import { ${client.factory}, unwrap } from '@ourteam/service-sdk/${client.entry}';`,
+    '',
+    client.create,
+    `const answer = await unwrap(${client.call}.${method.toUpperCase()}(${args}));`,
+  ].join('\n');
+}
+
+/** Every operation of a bundle with its sample: `[operationId, source]`. */
+export function codeSamplesOf(api, doc) {
+  const samples = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation) samples.push([operation.operationId, codeSample(api, doc, method, path, operation, item)]);
+    }
+  }
+  return samples;
+}
+
+/** The bundle's YAML text with an `x-codeSamples` entry on every operation. */
+export function withCodeSamples(api, yamlText) {
+  const document = parseDocument(yamlText);
+  const doc = document.toJS();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const source = codeSample(api, doc, method, path, operation, item);
+      document.setIn(['paths', path, method, 'x-codeSamples'], [{ lang: 'TypeScript', label: 'SDK', source }]);
+    }
+  }
+  return document.toString({ lineWidth: 0 });
+}
