@@ -1,7 +1,8 @@
 // Channels in a few lines: list networks, page through wallets, run a draft
 // operation through sign and finalize, and wait for its confirmation.
 //
-//   CHANNELS_BASE_URL=https://<org>.example/v1 CHANNELS_API_KEY=... npx tsx examples/channels.ts
+//   CHANNELS_BASE_URL=https://<org>.example/v1 CHANNELS_API_KEY=... CHANNEL_ID=... WALLET_ADDRESS=0x... npx tsx examples/channels.ts
+//   npm run example -- channels     (the same against the offline sandbox)
 //
 // In your project, import from '@ourteam/service-sdk/channels'.
 import {
@@ -25,14 +26,15 @@ for await (const wallet of paginate(channels, '/wallets', { pageSize: 50, maxIte
   console.log('wallet:', wallet.name, wallet.address, wallet.status);
 }
 
-const channelId = process.env.CHANNEL_ID ?? '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+const channelId = process.env.CHANNEL_ID ?? '';
+const walletAddress = process.env.WALLET_ADDRESS ?? '';
 try {
   const accepted = await executeWithDraft(
     channels,
     channelId,
     {
       chain_selector: networks.data[0]?.chain_selector ?? '16015286601757825753',
-      address: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
+      address: walletAddress,
       wallet_operation_id: String(Date.now()), // the deduplication key: retries are safe
       deadline: Math.floor(Date.now() / 1000) + 3600,
       transactions: [{ to: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', value: '0', data: '0x' }],
@@ -41,13 +43,12 @@ try {
     async () => ({ signature: `0x${'11'.repeat(65)}`, digest: `0x${'d1'.repeat(32)}` }),
   );
   console.log('operation', accepted.operation_id, 'is', accepted.status);
-  if (process.env.WAIT === '1') {
-    const confirmed = await waitForOperation(channels, { channel_id: channelId, operation_id: accepted.operation_id }, {
-      until: 'confirmed',
-      onStatus: (status) => console.log('  status:', status),
-    });
-    console.log('confirmed at', confirmed.confirmed_at);
-  }
+  const confirmed = await waitForOperation(channels, { channel_id: channelId, operation_id: accepted.operation_id }, {
+    until: 'confirmed',
+    intervalMs: 250,
+    onStatus: (status) => console.log('  status:', status),
+  });
+  console.log('confirmed at', new Date((confirmed.confirmed_at ?? confirmed.updated_at) * 1000).toISOString());
 } catch (error) {
   if (isChannelsError(error, 'CONFLICT', 'OPERATION_DEADLINE_ELAPSED')) console.error('the deadline passed before signing');
   else throw error;

@@ -2,6 +2,7 @@
 // list coordinator policy engines, read reporting transactions of a week.
 //
 //   POLICY_API_KEY=... npx tsx examples/policy.ts   (POLICY_BASE_URL to change the host)
+//   npm run example -- policy      (the same against the offline sandbox)
 //
 // In your project, import from '@ourteam/service-sdk/policy'.
 import {
@@ -16,11 +17,6 @@ import {
 const policy = createPolicyClient({
   apiKey: process.env.POLICY_API_KEY ?? '',
   baseUrl: process.env.POLICY_BASE_URL,
-  baseUrls: {
-    coordinator: process.env.POLICY_COORDINATOR_URL,
-    evaluation: process.env.POLICY_EVALUATION_URL,
-    reporting: process.env.POLICY_REPORTING_URL,
-  },
 });
 
 const { permit_id, status } = await requestEvaluation(policy, {
@@ -32,14 +28,12 @@ const { permit_id, status } = await requestEvaluation(policy, {
   unique_evaluation_id: `transfer-${Date.now()}`, // the deduplication key: retries are safe
 });
 console.log('evaluation', permit_id, status);
-if (process.env.WAIT === '1') {
-  try {
-    await waitForEvaluation(policy, permit_id, { onStatus: (s) => console.log('  status:', s) });
-    console.log('permit ready: submit the transaction');
-  } catch (error) {
-    if (error instanceof PollFailedError) console.error('evaluation ended', error.status);
-    else throw error;
-  }
+try {
+  await waitForEvaluation(policy, permit_id, { intervalMs: 250, onStatus: (s) => console.log('  status:', s) });
+  console.log('permit ready: submit the transaction');
+} catch (error) {
+  if (error instanceof PollFailedError) console.error('evaluation ended', error.status);
+  else throw error;
 }
 
 for await (const engine of paginateCoordinator(policy.coordinator, '/policy-engines', { maxItems: 5 })) {

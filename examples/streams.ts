@@ -3,6 +3,7 @@
 //
 //   STREAMS_API_KEY=<key uuid> STREAMS_API_SECRET=... npx tsx examples/streams.ts
 //   (add STREAMS_BASE_URL=... to point at another deployment than testnet)
+//   npm run example -- streams     (the same against the offline sandbox)
 //
 // In your project, import from '@ourteam/service-sdk/streams'.
 import { createStreamsClient, formatScaled, getBulkReports, getLatestReport, paginateReports } from '../src/streams/index.js';
@@ -19,12 +20,13 @@ const streams = createStreamsClient({
 
 const latest = await getLatestReport(streams, ETH_USD, { decode: true });
 if (latest.decoded.version === 'V3') {
-  console.log(`ETH/USD ${formatScaled(latest.decoded.price, 18)} at ${latest.decoded.observationsTimestamp}`);
+  const observed = new Date(latest.decoded.observationsTimestamp * 1000).toISOString();
+  console.log(`ETH/USD ${formatScaled(latest.decoded.price, 18)} USD at ${observed}`);
 }
 
 const bulk = await getBulkReports(streams, [ETH_USD, BTC_USD], latest.observationsTimestamp);
 console.log(bulk.complete ? `${bulk.reports.length} reports` : `partial: missing ${bulk.missingFeedIDs.join(', ')}`);
 
 for await (const report of paginateReports(streams, { feedID: ETH_USD, from: latest.observationsTimestamp - 60, maxItems: 3 })) {
-  console.log('report observed at', report.observationsTimestamp);
+  console.log('report observed at', new Date(report.observationsTimestamp * 1000).toISOString());
 }
