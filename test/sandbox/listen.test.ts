@@ -1,15 +1,15 @@
-// The sandbox over HTTP: the same behaviour as `sandbox.fetch`, reached by
+// The sandbox over HTTP: the same behaviour as `live.sandbox.fetch`, reached by
 // the SDK's real clients through `baseUrl`, with faults that only a socket
 // can show (a dropped connection, a slow body) and a clean shutdown.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createChannelsClient, createOperation, unwrap, waitForOperation } from '../../src/channels/index.js';
 import { ApiConnectionError, ApiTimeoutError } from '../../src/core/errors.js';
 import { createPolicyClient, requestEvaluation, waitForEvaluation } from '../../src/policy/index.js';
-import { createSandbox, SandboxUsageError, type Sandbox, type SandboxListener } from '../../src/sandbox/index.js';
+import { SandboxUsageError } from '../../src/sandbox/index.js';
 import { createStreamsClient, getLatestReport, getReportsPage } from '../../src/streams/index.js';
-import { sandboxValidator } from '../support/sandbox-validator.js';
+import { useListeningSandbox } from '../support/listening-sandbox.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const SEPOLIA = '16015286601757825753';
@@ -20,23 +20,10 @@ const SIGNATURE = `0x${'ab'.repeat(65)}`;
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const TRANSFER_DATA = `0xa9059cbb${'0'.repeat(24)}${'4b'.repeat(20)}${(2_500_000_000).toString(16).padStart(64, '0')}`;
 
-let sandbox: Sandbox;
-let listener: SandboxListener;
-
-beforeEach(async () => {
-  sandbox = createSandbox({ pace: 20, validate: sandboxValidator() });
-  listener = await sandbox.listen();
-});
-
-afterEach(async () => {
-  const violations = [...sandbox.violations];
-  await listener.close();
-  sandbox.close();
-  expect(violations).toEqual([]);
-});
+const live = useListeningSandbox({ pace: 20 });
 
 const channelsClient = (options: { timeoutMs?: number; retry?: false } = {}) =>
-  createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: listener.baseUrls.channels, ...options });
+  createChannelsClient({ apiKey: live.sandbox.credentials.channels.apiKey, baseUrl: live.listener.baseUrls.channels, ...options });
 
 async function walletAndChannel() {
   const channels = channelsClient();
@@ -49,10 +36,10 @@ async function walletAndChannel() {
   return { channels, channel, wallet };
 }
 
-describe('sandbox.listen()', () => {
+describe('live.sandbox.listen()', () => {
   it('gives base URLs on 127.0.0.1 with a free port', () => {
-    expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(listener.baseUrls).toEqual({ channels: `${listener.url}/channels/v1`, streams: listener.url, policy: listener.url });
+    expect(live.listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(live.listener.baseUrls).toEqual({ channels: `${live.listener.url}/channels/v1`, streams: live.listener.url, policy: live.listener.url });
   });
 
   it('channels: an operation reaches confirmed over HTTP', async () => {
@@ -76,19 +63,19 @@ describe('sandbox.listen()', () => {
   });
 
   it('streams: HMAC-signed requests over HTTP are accepted, and a wrong secret is refused', async () => {
-    const streams = createStreamsClient({ ...sandbox.credentials.streams, baseUrl: listener.baseUrls.streams });
+    const streams = createStreamsClient({ ...live.sandbox.credentials.streams, baseUrl: live.listener.baseUrls.streams });
     const latest = await getLatestReport(streams, ETH_USD, { decode: true });
     expect(latest.feedID).toBe(ETH_USD);
     expect(latest.decoded.version).toBe('V3');
     const page = await getReportsPage(streams, { feedID: ETH_USD, startTimestamp: latest.observationsTimestamp - 10, limit: 5 });
     expect(page).toHaveLength(5);
 
-    const wrong = createStreamsClient({ apiKey: sandbox.credentials.streams.apiKey, apiSecret: 'not-the-secret', baseUrl: listener.baseUrls.streams, retry: false });
+    const wrong = createStreamsClient({ apiKey: live.sandbox.credentials.streams.apiKey, apiSecret: 'not-the-secret', baseUrl: live.listener.baseUrls.streams, retry: false });
     await expect(getLatestReport(wrong, ETH_USD)).rejects.toMatchObject({ status: 401 });
   });
 
   it('policy: an evaluation reaches ready over HTTP', async () => {
-    const policy = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, baseUrl: listener.baseUrls.policy });
+    const policy = createPolicyClient({ apiKey: live.sandbox.credentials.policy.apiKey, baseUrl: live.listener.baseUrls.policy });
     const { permit_id } = await requestEvaluation(policy, {
       caller_address: CALLER,
       subject: TOKEN,
@@ -103,33 +90,33 @@ describe('sandbox.listen()', () => {
   });
 
   it('a HEAD answer carries headers and no body', async () => {
-    const response = await fetch(`${listener.url}/`, { method: 'HEAD' });
+    const response = await fetch(`${live.listener.url}/`, { method: 'HEAD' });
     expect(response.status).toBe(401);
     expect(await response.text()).toBe('');
   });
 
   it('an unknown path gets a 404 in the API error body, not a crash', async () => {
-    const response = await fetch(`${listener.baseUrls.channels}/no-such-thing`, {
-      headers: { Authorization: `Apikey ${sandbox.credentials.channels.apiKey}` },
+    const response = await fetch(`${live.listener.baseUrls.channels}/no-such-thing`, {
+      headers: { Authorization: `Apikey ${live.sandbox.credentials.channels.apiKey}` },
     });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toContain('application/json');
   });
 
   it('refuses a bad port or host with SandboxUsageError', async () => {
-    await expect(sandbox.listen({ port: 70_000 })).rejects.toBeInstanceOf(SandboxUsageError);
-    await expect(sandbox.listen({ host: '' })).rejects.toBeInstanceOf(SandboxUsageError);
+    await expect(live.sandbox.listen({ port: 70_000 })).rejects.toBeInstanceOf(SandboxUsageError);
+    await expect(live.sandbox.listen({ host: '' })).rejects.toBeInstanceOf(SandboxUsageError);
   });
 });
 
 describe('faults a socket shows', () => {
   it('drop: the connection closes without an answer; the client retries a GET and succeeds', async () => {
     const { channels, wallet } = await walletAndChannel();
-    sandbox.inject({ route: 'getWallet', drop: true, times: 1 });
+    live.sandbox.inject({ route: 'getWallet', drop: true, times: 1 });
     const again = await unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: wallet.wallet_id } } }));
     expect(again.wallet_id).toBe(wallet.wallet_id);
 
-    sandbox.inject({ route: 'getWallet', drop: true, times: 1 });
+    live.sandbox.inject({ route: 'getWallet', drop: true, times: 1 });
     const once = channelsClient({ retry: false });
     await expect(unwrap(once.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: wallet.wallet_id } } }))).rejects.toBeInstanceOf(
       ApiConnectionError,
@@ -138,16 +125,16 @@ describe('faults a socket shows', () => {
 
   it('a slow body: the headers come at once, the body late, and timeoutMs covers it', async () => {
     const { wallet } = await walletAndChannel();
-    sandbox.inject({ route: 'getWallet', bodyDelayMs: 1_500, times: 1 });
+    live.sandbox.inject({ route: 'getWallet', bodyDelayMs: 1_500, times: 1 });
     const impatient = channelsClient({ timeoutMs: 300, retry: false });
     await expect(unwrap(impatient.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: wallet.wallet_id } } }))).rejects.toBeInstanceOf(
       ApiTimeoutError,
     );
 
-    sandbox.inject({ route: 'getWallet', bodyDelayMs: 200, times: 1 });
+    live.sandbox.inject({ route: 'getWallet', bodyDelayMs: 200, times: 1 });
     const started = performance.now();
-    const raw = await fetch(`${listener.baseUrls.channels}/wallets/${wallet.wallet_id}`, {
-      headers: { Authorization: `Apikey ${sandbox.credentials.channels.apiKey}` },
+    const raw = await fetch(`${live.listener.baseUrls.channels}/wallets/${wallet.wallet_id}`, {
+      headers: { Authorization: `Apikey ${live.sandbox.credentials.channels.apiKey}` },
     });
     const headersAfter = performance.now() - started;
     const body = (await raw.json()) as { wallet_id: string };
@@ -156,30 +143,30 @@ describe('faults a socket shows', () => {
     expect(headersAfter).toBeLessThan(performance.now() - started);
   });
 
-  it('the same slow body through sandbox.fetch', async () => {
+  it('the same slow body through live.sandbox.fetch', async () => {
     const { wallet } = await walletAndChannel();
-    sandbox.inject({ route: 'getWallet', bodyDelayMs: 1_500, times: 1 });
-    const impatient = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch: sandbox.fetch, timeoutMs: 300, retry: false });
+    live.sandbox.inject({ route: 'getWallet', bodyDelayMs: 1_500, times: 1 });
+    const impatient = createChannelsClient({ apiKey: live.sandbox.credentials.channels.apiKey, fetch: live.sandbox.fetch, timeoutMs: 300, retry: false });
     await expect(unwrap(impatient.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: wallet.wallet_id } } }))).rejects.toBeInstanceOf(
       ApiTimeoutError,
     );
   });
 
   it('inject() refuses a negative bodyDelayMs, naming it', () => {
-    expect(() => sandbox.inject({ bodyDelayMs: -1 })).toThrow(/bodyDelayMs/);
+    expect(() => live.sandbox.inject({ bodyDelayMs: -1 })).toThrow(/bodyDelayMs/);
   });
 });
 
 describe('closing', () => {
   it('close() stops listening: a request after it cannot connect', async () => {
-    const url = `${listener.baseUrls.channels}/networks`;
-    await listener.close();
+    const url = `${live.listener.baseUrls.channels}/networks`;
+    await live.listener.close();
     await expect(fetch(url)).rejects.toThrow(TypeError);
   });
 
-  it("sandbox.close() closes the sandbox's listeners too", async () => {
-    const second = await sandbox.listen();
-    sandbox.close();
+  it("live.sandbox.close() closes the sandbox's listeners too", async () => {
+    const second = await live.sandbox.listen();
+    live.sandbox.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     await expect(fetch(`${second.url}/`)).rejects.toThrow(TypeError);
   });

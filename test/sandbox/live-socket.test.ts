@@ -1,30 +1,16 @@
 // The streams API's live WebSocket as the sandbox serves it through
 // `listen()`: the SDK's own `streamReports` against it, across dropped
 // origins, with REST backfill, and the same reports the REST API serves.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox, type SandboxListener } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { findStream, reportAt } from '../../src/sandbox/streams/index.js';
 import { createStreamsClient, ReportStreamAuthError, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
-import { sandboxValidator } from '../support/sandbox-validator.js';
+import { useListeningSandbox } from '../support/listening-sandbox.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
 const FAST_RECONNECT = { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 200, pongTimeoutMs: 400 };
 
-let sandbox: Sandbox;
-let listener: SandboxListener;
-
-beforeEach(async () => {
-  sandbox = createSandbox({ pace: 0, validate: sandboxValidator() });
-  listener = await sandbox.listen();
-});
-
-afterEach(async () => {
-  const violations = [...sandbox.violations];
-  await listener.close();
-  sandbox.close();
-  expect(violations).toEqual([]);
-});
+const live = useListeningSandbox({ pace: 0 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,11 +22,11 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5_000):
   }
 }
 
-function open(feedIDs: string[], secret = sandbox.credentials.streams.apiSecret) {
-  const client = createStreamsClient({ apiKey: sandbox.credentials.streams.apiKey, apiSecret: secret, baseUrl: listener.baseUrls.streams });
+function open(feedIDs: string[], secret = live.sandbox.credentials.streams.apiSecret) {
+  const client = createStreamsClient({ apiKey: live.sandbox.credentials.streams.apiKey, apiSecret: secret, baseUrl: live.listener.baseUrls.streams });
   const events: ReportStreamEvent[] = [];
   const stream = streamReports(client, feedIDs, {
-    wsUrl: listener.url.replace(/^http/, 'ws'),
+    wsUrl: live.listener.url.replace(/^http/, 'ws'),
     onStatus: (event) => events.push(event),
     ...FAST_RECONNECT,
   });
@@ -55,16 +41,16 @@ function open(feedIDs: string[], secret = sandbox.credentials.streams.apiSecret)
 const expected = (feedID: string, from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => reportAt(findStream(feedID)!, from + i));
 
-const nowSeconds = () => Math.floor(sandbox.clock.now() / 1000);
+const nowSeconds = () => Math.floor(live.sandbox.clock.now() / 1000);
 
 describe('the sandbox WebSocket', () => {
   it('HEAD / lists the origins that are up', async () => {
-    const client = createStreamsClient({ ...sandbox.credentials.streams, baseUrl: listener.baseUrls.streams });
+    const client = createStreamsClient({ ...live.sandbox.credentials.streams, baseUrl: live.listener.baseUrls.streams });
     const head = async () => (await client.HEAD('/')).response.headers.get('x-cll-available-origins');
     expect(await head()).toBe('{001,002}');
-    sandbox.streamOrigins.drop('001');
+    live.sandbox.streamOrigins.drop('001');
     expect(await head()).toBe('{002}');
-    sandbox.streamOrigins.restore('001');
+    live.sandbox.streamOrigins.restore('001');
     expect(await head()).toBe('{001,002}');
   });
 
@@ -73,7 +59,7 @@ describe('the sandbox WebSocket', () => {
     await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
     const start = nowSeconds();
     for (let i = 0; i < 5; i++) {
-      sandbox.advance(1_000);
+      live.sandbox.advance(1_000);
       await sleep(150);
     }
     await until(() => received.length >= 10, '10 reports');
@@ -89,19 +75,19 @@ describe('the sandbox WebSocket', () => {
     const { stream, events, received, done } = open([ETH_USD]);
     await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
     const start = nowSeconds();
-    sandbox.advance(1_000);
+    live.sandbox.advance(1_000);
     await sleep(150);
-    sandbox.streamOrigins.drop('001');
-    sandbox.advance(1_000);
+    live.sandbox.streamOrigins.drop('001');
+    live.sandbox.advance(1_000);
     await sleep(150);
-    sandbox.streamOrigins.drop('002');
+    live.sandbox.streamOrigins.drop('002');
     await until(() => events.some((e) => e.type === 'origin-lost' && e.origin.includes('002')), 'the second origin to be lost');
     // Published while no origin is up: only the REST API has these.
-    sandbox.advance(3_000);
-    sandbox.streamOrigins.restore('001');
-    sandbox.streamOrigins.restore('002');
+    live.sandbox.advance(3_000);
+    live.sandbox.streamOrigins.restore('001');
+    live.sandbox.streamOrigins.restore('002');
     await until(() => events.some((e) => e.type === 'gap-filled'), 'the backfill');
-    sandbox.advance(1_000);
+    live.sandbox.advance(1_000);
     await until(() => received.length >= 6, 'six reports');
     await stream.close();
     await done;

@@ -6,18 +6,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { entrySource } from '../support/user-modules.js';
 
 const exec = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
-
-/** Where each package entry's source lives. */
-const ENTRY_SOURCES: Record<string, string> = {
-  channels: 'src/channels/index.ts',
-  streams: 'src/streams/index.ts',
-  policy: 'src/policy/index.ts',
-  sandbox: 'src/sandbox/index.ts',
-  'report-decoder': 'src/streams/report-decoder.ts',
-};
 
 /** The first TypeScript block of a README section. */
 function exampleOf(heading: string): string {
@@ -30,9 +22,7 @@ function exampleOf(heading: string): string {
 
 it("the README's offline example runs and its tests pass", async () => {
   const source = exampleOf('Test your code offline').replace(/'@ourteam\/service-sdk\/([a-z-]+)'/g, (_match, entry: string) => {
-    const file = ENTRY_SOURCES[entry];
-    if (file === undefined) throw new Error(`the example imports an unknown entry: ${entry}`);
-    return JSON.stringify(join(root, file));
+    return JSON.stringify(entrySource(entry));
   });
   const dir = join(root, 'test-results', 'readme-offline');
   mkdirSync(dir, { recursive: true });

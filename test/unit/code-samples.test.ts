@@ -3,21 +3,15 @@
 // the sources, strictly. A failure names the operation.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { codeSamplesOf, withCodeSamples } from '../../scripts/lib/code-samples.mjs';
 import { ALL_HTTP_METHODS, loadBundle, operationsOf } from '../contract/support/spec.js';
+import { typeCheckUserModules } from '../support/user-modules.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = join(root, 'test-results', 'code-samples');
 const APIS = ['channels', 'streams', 'policy-coordinator', 'policy-evaluation', 'policy-reporting'] as const;
-const ENTRY_SOURCES: Record<string, string> = {
-  channels: 'src/channels/index.ts',
-  streams: 'src/streams/index.ts',
-  policy: 'src/policy/index.ts',
-};
-
 const bundleText = (api: string) => readFileSync(join(root, 'generated', 'openapi', `${api}.yaml`), 'utf8');
 
 describe('SDK code samples of the reference docs', () => {
@@ -44,23 +38,7 @@ describe('SDK code samples of the reference docs', () => {
         files.set(file, `${api} ${operationId}`);
       }
     }
-    const paths = Object.fromEntries(Object.entries(ENTRY_SOURCES).map(([entry, source]) => [`@ourteam/service-sdk/${entry}`, [join(root, source)]]));
-    const program = ts.createProgram([...files.keys()], {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      typeRoots: [join(root, 'node_modules', '@types')],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      paths,
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file !== undefined && files.has(d.file.fileName))
-      .map((d) => `${files.get(d.file!.fileName)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const problems = typeCheckUserModules([...files.keys()], (file) => files.get(file)!);
     expect(problems).toEqual([]);
   });
 });

@@ -4,20 +4,11 @@
 // the TypeScript API. A failure names the block by its README line.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { typeCheckUserModules } from '../support/user-modules.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const dir = join(root, 'test-results', 'readme-snippets');
-
-/** Where each package entry's source lives. */
-const ENTRY_SOURCES: Record<string, string> = {
-  channels: 'src/channels/index.ts',
-  streams: 'src/streams/index.ts',
-  policy: 'src/policy/index.ts',
-  sandbox: 'src/sandbox/index.ts',
-  'report-decoder': 'src/streams/report-decoder.ts',
-};
 
 interface Block {
   line: number;
@@ -54,28 +45,7 @@ describe('README TypeScript blocks', () => {
       writeFileSync(file, `${block.source}\nexport {};\n`);
       return file;
     });
-    const paths = Object.fromEntries(Object.entries(ENTRY_SOURCES).map(([entry, source]) => [`@ourteam/service-sdk/${entry}`, [join(root, source)]]));
-    const program = ts.createProgram(files, {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: ['node'],
-      typeRoots: [join(root, 'node_modules', '@types')],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      allowImportingTsExtensions: true,
-      paths,
-    });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file !== undefined && files.includes(d.file.fileName))
-      .map((d) => {
-        const line = d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line;
-        const readmeLine = Number(/readme-line-(\d+)/.exec(d.file!.fileName)![1]) + line;
-        return `README.md:${readmeLine}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
-      });
+    const problems = typeCheckUserModules(files, (file, line) => `README.md:${Number(/readme-line-(\d+)/.exec(file)![1]) + line}`);
     expect(problems).toEqual([]);
   });
 });
