@@ -1,6 +1,6 @@
 import createClient, { type Client, type ClientOptions as FetchClientOptions } from 'openapi-fetch';
 import type { Authorizer } from './auth.js';
-import { ConfigurationError, type OperationRef } from './errors.js';
+import { ConfigurationError, InvalidResponseBodyError, type OperationRef } from './errors.js';
 import { baseUrlOption, durationOption, headersOption, headerValueOption } from './options.js';
 import { resolveRetryOptions, type RetryOptions } from './retry.js';
 import { createTransport, type FetchLike } from './transport.js';
@@ -81,10 +81,12 @@ const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TR
 type CallMethod = (path: string, init?: unknown) => Promise<{ response: Response }>;
 
 /**
- * Records each answer's operation by wrapping the client's call methods.
- * An openapi-fetch middleware could do it too, but any middleware makes
- * every call build and freeze an options object and await each hook
- * (measured about 6 µs a call); the wrapper costs one WeakMap entry.
+ * Records each answer's operation by wrapping the client's call methods,
+ * and names the operation of a 2xx body that is not JSON (openapi-fetch
+ * parses it and would throw a bare SyntaxError). An openapi-fetch
+ * middleware could record too, but any middleware makes every call build
+ * and freeze an options object and await each hook (measured about 6 µs a
+ * call); the wrapper costs one WeakMap entry.
  */
 function recordAnswers(client: object, emptySuccess: ReadonlySet<string>): void {
   const calls = client as Record<(typeof METHODS)[number], CallMethod> & {
@@ -94,12 +96,24 @@ function recordAnswers(client: object, emptySuccess: ReadonlySet<string>): void 
     answers.set(result.response, { operation: { method, path }, emptySuccess });
     return result;
   };
+  const named = (method: string, path: string, error: unknown): never => {
+    if (error instanceof SyntaxError) throw new InvalidResponseBodyError(`${method} ${path}`, 'a body that is not valid JSON', { cause: error });
+    throw error;
+  };
   for (const method of METHODS) {
     const call = calls[method];
-    calls[method] = (path, init) => call(path, init).then((result) => record(method, path, result));
+    calls[method] = (path, init) =>
+      call(path, init).then(
+        (result) => record(method, path, result),
+        (error: unknown) => named(method, path, error),
+      );
   }
   const request = calls.request;
-  calls.request = (method, path, init) => request(method, path, init).then((result) => record(method.toUpperCase(), path, result));
+  calls.request = (method, path, init) =>
+    request(method, path, init).then(
+      (result) => record(method.toUpperCase(), path, result),
+      (error: unknown) => named(method.toUpperCase(), path, error),
+    );
 }
 
 export function createApiClient<Paths extends {}>(options: CommonClientOptions, setup: ClientSetup): Client<Paths> {

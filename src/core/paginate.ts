@@ -2,8 +2,8 @@ import { SdkError } from './errors.js';
 
 /**
  * The service's pages stopped making progress, so following them would loop
- * forever: a page that repeats the previous one, a position that does not
- * move forward, or a page token already followed in this walk.
+ * forever: a page with no item not seen lately in this walk, a position that
+ * does not move forward, or a page token already followed in this walk.
  */
 export class PaginationCycleError extends SdkError {
   override name = 'PaginationCycleError';
@@ -21,6 +21,8 @@ function describeCursor(cursor: unknown): string {
 
 /** Page tokens remembered to catch a cycle (A → B → A): a window, so memory stays bounded on endless walks. */
 const TOKEN_WINDOW = 1_000;
+/** Item identities remembered to catch pages that come back (A, B, A, B): a window too. */
+const ITEM_WINDOW = 10_000;
 
 /** Options of every paginator. */
 export interface PageOptions {
@@ -53,17 +55,17 @@ export async function* walkPages<Page, Item, Cursor>(
   if (!(maxItems >= 0)) throw new RangeError('maxItems must be a number >= 0');
   let yielded = 0;
   let cursor: Cursor | undefined = walk.first;
-  let previousItems: ReadonlySet<string> | undefined;
-  const recentTokens = new Set<string>();
+  const recentItems = new RecentWindow(ITEM_WINDOW);
+  const recentTokens = new RecentWindow(TOKEN_WINDOW);
   while (cursor !== undefined && yielded < maxItems) {
     options.signal?.throwIfAborted();
     const page = await walk.fetchPage(cursor);
     const items = walk.itemsOf(page);
-    const keys = new Set(items.map(itemKey));
-    if (items.length > 0 && previousItems !== undefined && [...keys].every((key) => previousItems!.has(key))) {
-      throw new PaginationCycleError(cursor, 'the service answered the previous page again');
+    const keys = items.map(itemIdentity);
+    if (keys.length > 0 && keys.every((key) => recentItems.has(key))) {
+      throw new PaginationCycleError(cursor, 'no item on this page is new: the service answered items of earlier pages again');
     }
-    previousItems = keys;
+    for (const key of keys) recentItems.add(key);
     for (const item of items) {
       if (yielded >= maxItems) return;
       yield item;
@@ -77,25 +79,77 @@ export async function* walkPages<Page, Item, Cursor>(
 }
 
 /** A numeric position (offset, page, time) must move forward; a token must not come back. */
-function checkProgress(cursor: unknown, next: unknown, recentTokens: Set<string>): void {
+function checkProgress(cursor: unknown, next: unknown, recentTokens: RecentWindow): void {
   if (typeof next === 'number' && typeof cursor === 'number' && !(next > cursor)) {
     throw new PaginationCycleError(cursor, `the next position ${next} is not past the current one`);
   }
   if (typeof next === 'string') {
     if (next === cursor || recentTokens.has(next)) throw new PaginationCycleError(cursor, 'the service gave a page token already followed');
     recentTokens.add(next);
-    if (recentTokens.size > TOKEN_WINDOW) recentTokens.delete(recentTokens.values().next().value as string);
   }
+}
+
+/** The last `size` keys added, oldest forgotten first: cycle checks with bounded memory on endless walks. */
+class RecentWindow {
+  readonly #keys = new Set<string>();
+  constructor(readonly size: number) {}
+  has(key: string): boolean {
+    return this.#keys.has(key);
+  }
+  add(key: string): void {
+    this.#keys.delete(key);
+    this.#keys.add(key);
+    if (this.#keys.size > this.size) this.#keys.delete(this.#keys.values().next().value as string);
+  }
+}
+
+/**
+ * Fields that hold a list item's own ID in the five specs, most specific
+ * first: an operation also names its channel and wallet, a watcher its
+ * channel. Foreign keys shared by many items (`org_id`, `chain_id`) are not
+ * here: taken for IDs, they would make a real next page look like a repeat.
+ */
+const ID_FIELDS = ['operation_id', 'query_id', 'watcher_id', 'channel_id', 'wallet_id', 'permit_id', 'id'] as const;
+
+/**
+ * An item's identity for the cycle check: its own ID where the item has one
+ * (so an item that comes back with a changed field still counts as seen),
+ * else the item itself. Events are identified by `headers.event_id`, reports
+ * by stream and observation time.
+ */
+function itemIdentity(item: unknown): string {
+  if (typeof item !== 'object' || item === null) return `value:${String(item)}`;
+  const record = item as Record<string, unknown>;
+  const eventId = (record.headers as { event_id?: unknown } | undefined)?.event_id;
+  if (isIdValue(eventId)) return `event_id:${eventId}`;
+  for (const field of ID_FIELDS) {
+    const value = record[field];
+    if (isIdValue(value)) return `${field}:${value}`;
+  }
+  if (isIdValue(record.feedID) && isIdValue(record.observationsTimestamp)) return `report:${record.feedID}@${record.observationsTimestamp}`;
+  // A hash, not the text: the window then holds a few bytes per item, however large the items.
+  return `item:${hash64(JSON.stringify(item, bigintAsText))}`;
+}
+
+/** Two 32-bit FNV-1a hashes with different seeds: a chance collision across a page is negligible. */
+function hash64(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${(a >>> 0).toString(36)}.${(b >>> 0).toString(36)}`;
+}
+
+function isIdValue(value: unknown): value is string | number {
+  return (typeof value === 'string' && value !== '') || typeof value === 'number';
 }
 
 /** Decoded reports hold bigints, which JSON cannot write by itself. */
 function bigintAsText(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? `${value}n` : value;
-}
-
-/** An item's identity for the repeat check: its JSON (list items carry their IDs, so equal JSON is the same item). */
-function itemKey(item: unknown): string {
-  return typeof item === 'object' && item !== null ? JSON.stringify(item, bigintAsText) : String(item);
 }
 
 /** Collects an async iterable into an array (mind `maxItems` on large lists). */

@@ -103,7 +103,8 @@ class Call {
   ) {
     this.userSignal = request.signal;
     this.retrySafe = settings.retry.retries > 0 && isSafeToRetry(request.method, body, settings.dedupKeys);
-    this.deadlineMs = callDeadline(request) ?? settings.deadlineMs;
+    const own = callDeadline(request);
+    this.deadlineMs = own === undefined ? settings.deadlineMs : own === NO_LIMIT ? undefined : own;
     this.endsAt = this.deadlineMs === undefined ? Number.POSITIVE_INFINITY : settings.now() + this.deadlineMs;
   }
 
@@ -181,12 +182,18 @@ function attemptTimedOut(): DOMException {
   return new DOMException('attempt timed out', 'TimeoutError');
 }
 
-/** A call's own `deadlineMs` (openapi-fetch copies unknown call options onto the Request). */
-function callDeadline(request: Request): number | undefined {
+const NO_LIMIT = 'no limit';
+
+/**
+ * A call's own `deadlineMs` (openapi-fetch copies unknown call options onto
+ * the Request): `undefined` when the call sets none, `NO_LIMIT` when it turns
+ * the client's off (`0` or `Infinity`, as on the client).
+ */
+function callDeadline(request: Request): number | typeof NO_LIMIT | undefined {
   const value = (request as unknown as { deadlineMs?: unknown }).deadlineMs;
   if (value === undefined) return undefined;
   const ms = durationOption('deadlineMs', value);
-  return ms === 0 || ms === Number.POSITIVE_INFINITY ? undefined : ms;
+  return ms === 0 || ms === Number.POSITIVE_INFINITY ? NO_LIMIT : ms;
 }
 
 /**
@@ -223,16 +230,15 @@ async function sendFollowingRedirects(call: Call, signal: AbortSignal | undefine
 
     await response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
-    let target: URL;
-    try {
-      target = new URL(location ?? '', url);
-    } catch {
-      target = new URL(url);
-    }
-    const shown = `${target.origin}${target.pathname}`;
     if (location === null || location === '') {
       throw new UnexpectedRedirectError(call.operation(), response.status, undefined, 'a redirect without a Location');
     }
+    const target = urlOrUndefined(location, url);
+    if (target === undefined) {
+      // Not shown: an unreadable Location may hold anything, credentials included.
+      throw new UnexpectedRedirectError(call.operation(), response.status, undefined, 'a redirect to a Location that is not a URL');
+    }
+    const shown = `${target.origin}${target.pathname}`;
     if (target.origin !== new URL(request.url).origin) {
       throw new UnexpectedRedirectError(
         call.operation(),
@@ -248,6 +254,14 @@ async function sendFollowingRedirects(call: Call, signal: AbortSignal | undefine
       sentBody = undefined;
     }
     url = target.href;
+  }
+}
+
+function urlOrUndefined(location: string, base: string): URL | undefined {
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
   }
 }
 
@@ -322,6 +336,7 @@ async function guardedRead(response: GuardedResponse, name: BodyReader): Promise
     return value;
   } catch (error) {
     deadline?.clear();
+    // A body that is not JSON: the client's call wrapper names it (client.ts), whoever parsed it.
     if (call.userSignal.aborted || error instanceof SyntaxError) throw error;
     if (deadline?.timedOut()) throw call.timeoutError(guard.byDeadline);
     const failure = new ApiConnectionError(call.operation(), error);

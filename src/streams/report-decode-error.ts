@@ -1,3 +1,5 @@
+import { SdkError } from '../core/errors.js';
+
 /**
  * Why a report could not be decoded.
  *
@@ -34,8 +36,8 @@ export function quoteInput(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** The only error `decodeReport` throws. */
-export class ReportDecodeError extends Error {
+/** The only error `decodeReport` throws; an SdkError like every error of the SDK. */
+export class ReportDecodeError extends SdkError {
   override readonly name = 'ReportDecodeError';
   /** Machine-readable cause. */
   readonly reason: ReportDecodeErrorReason;

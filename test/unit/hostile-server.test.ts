@@ -23,7 +23,8 @@ import {
   waitForOperation,
   waitForOperationEvent,
 } from '../../src/channels/index.js';
-import { createPolicyClient, paginateReporting } from '../../src/policy/index.js';
+import { createPolicyClient, paginateCoordinator, paginateReporting } from '../../src/policy/index.js';
+import { startTimer } from '../../src/core/timer.js';
 import { createStreamsClient, getBulkReports, getLatestReport, listStreams, stringToSign } from '../../src/streams/index.js';
 import { decodeReport, ReportDecodeError, reportVersionOf } from '../../src/streams/report-decoder.js';
 import { fakeFetch, json } from '../support/fake-fetch.js';
@@ -190,6 +191,22 @@ describe('4. credentials never follow a redirect to another origin', () => {
     expect(elsewhere.requests).toHaveLength(0);
   });
 
+  it('a Location that is not a URL ends the call at once: the POST is not sent again', async () => {
+    const origin = await server((_request, response) => {
+      response.writeHead(307, { location: 'http://[bad' });
+      response.end();
+    });
+    const error = await unwrap(
+      channelsAt(origin.origin).POST('/channels/{channel_id}/operations', {
+        params: { path: { channel_id: 'c1' } },
+        body: { wallet_id: 'w' } as never,
+      }),
+    ).catch((e) => e);
+    expect(error).toBeInstanceOf(UnexpectedRedirectError);
+    expect(error.message).toContain('not a URL');
+    expect(origin.requests).toHaveLength(1);
+  });
+
   it('a same-origin redirect is followed and signed again for its new path', async () => {
     const report = { feedID: ETH_USD, validFromTimestamp: 1, observationsTimestamp: 2, fullReport: VALID_REPORT };
     const target = await server((request, response) => {
@@ -214,6 +231,19 @@ describe('5. durations beyond 2^31 − 1 ms mean what they say', () => {
   it('timeoutMs: 2**31 does not time out at once', async () => {
     const { origin } = await server((_request, response) => setTimeout(() => sendJson(response, 200, { wallet_id: 'w1' }), 50));
     await expect(getWallet(channelsAt(origin, { timeoutMs: 2 ** 31 }))).resolves.toMatchObject({ wallet_id: 'w1' });
+  });
+
+  it.each([2 ** 31, 2 ** 32 + 5, Number.POSITIVE_INFINITY])('a timer of %s ms does not fire early', async (ms) => {
+    let fired = 0;
+    const cancel = startTimer(() => fired++, ms);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    cancel();
+    expect(fired).toBe(0);
+  });
+
+  it('timeoutMs: 2**31 with no overall deadline does not time out at once', async () => {
+    const { origin } = await server((_request, response) => setTimeout(() => sendJson(response, 200, { wallet_id: 'w1' }), 50));
+    await expect(getWallet(channelsAt(origin, { timeoutMs: 2 ** 31, deadlineMs: 0 }))).resolves.toMatchObject({ wallet_id: 'w1' });
   });
 
   it('waitForOperation({ timeoutMs: Infinity }) waits for the operation', async () => {
@@ -297,6 +327,43 @@ describe('8. pagination refuses a lying server', () => {
     expect(requests).toHaveLength(2);
   });
 
+  it('pages that alternate A, B, A, B', async () => {
+    const pages = [[{ wallet_id: 'a1' }, { wallet_id: 'a2' }], [{ wallet_id: 'b1' }, { wallet_id: 'b2' }]];
+    const { origin, requests } = await server((_request, response, index) => sendJson(response, 200, { data: pages[index % 2], has_more: true }));
+    const error = await collect(paginate(channelsAt(origin), '/wallets')).catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationCycleError);
+    expect(requests).toHaveLength(3);
+  });
+
+  it('the same item at every offset, with a field that changes each time', async () => {
+    const { origin, requests } = await server((_request, response, index) =>
+      sendJson(response, 200, { data: [{ wallet_id: 'w1', updated_at: `2026-11-25T00:00:0${index % 10}Z` }], has_more: true }),
+    );
+    const error = await collect(paginate(channelsAt(origin), '/wallets')).catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationCycleError);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('coordinator pages that alternate, by page number', async () => {
+    const { origin, requests } = await server((_request, response, index) =>
+      sendJson(response, 200, { policy_engines: [{ id: `e${index % 2}`, name: `engine ${index}` }], page: index + 1, total_pages: 50, total: 50 }),
+    );
+    const policy = createPolicyClient({ apiKey: KEY, baseUrl: origin });
+    const error = await collect(paginateCoordinator(policy.coordinator, '/policy-engines' as never, {} as never)).catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationCycleError);
+    expect(requests).toHaveLength(3);
+  });
+
+  it('items that share only a foreign key are not a cycle', async () => {
+    const { origin, requests } = await server((_request, response, index) =>
+      sendJson(response, 200, { policies: [{ org_id: 'org-1', name: `policy ${index}` }], ...(index < 3 ? { next_page_token: `t${index}` } : {}) }),
+    );
+    const policy = createPolicyClient({ apiKey: KEY, baseUrl: origin });
+    const items = await collect(paginateReporting(policy.reporting, '/policies' as never, { params: { query: {} } } as never));
+    expect(items).toHaveLength(4);
+    expect(requests).toHaveLength(4);
+  });
+
   it('event positions going backwards', async () => {
     const { origin, requests } = await server((_request, response, index) => {
       const offset = 100 - index * 10;
@@ -344,6 +411,12 @@ describe('9. a call as a whole has a deadline', () => {
     const call = unwrap(channels.GET(WALLET, { params: { path: { wallet_id: 'w1' } }, deadlineMs: 300 } as never)).catch((e) => e);
     expect(await within(call, 1_500)).toBe('resolved');
     expect(await call).toMatchObject({ name: 'ApiTimeoutError', kind: 'deadline' });
+  });
+
+  it.each([0, Number.POSITIVE_INFINITY])("a call's deadlineMs: %s turns off the client's deadline for that call", async (deadlineMs) => {
+    const { origin } = await server((_request, response) => setTimeout(() => sendJson(response, 200, { wallet_id: 'w1' }), 300).unref());
+    const channels = channelsAt(origin, { deadlineMs: 100 });
+    await expect(unwrap(channels.GET(WALLET, { params: { path: { wallet_id: 'w1' } }, deadlineMs } as never))).resolves.toMatchObject({ wallet_id: 'w1' });
   });
 });
 
@@ -396,5 +469,27 @@ describe('every failure above is an SdkError', () => {
     for (const type of [ApiConnectionError, ApiTimeoutError, InvalidResponseBodyError, UnexpectedRedirectError, PaginationCycleError, ConfigurationError]) {
       expect(type.prototype).toBeInstanceOf(SdkError);
     }
+  });
+
+  it('a report that does not decode, read through a helper, is an SdkError', async () => {
+    const { origin } = await server((_request, response) =>
+      sendJson(response, 200, { report: { feedID: ETH_USD, fullReport: '0x00', validFromTimestamp: 1, observationsTimestamp: 2 } }),
+    );
+    const streams = createStreamsClient({ apiKey: STREAMS_KEY, apiSecret: SECRET, baseUrl: origin });
+    const error = await getLatestReport(streams, ETH_USD, { decode: true }).catch((e) => e);
+    expect(error).toBeInstanceOf(ReportDecodeError);
+    expect(error).toBeInstanceOf(SdkError);
+  });
+
+  it.each([{ 'content-length': '16' }, {}])('a truncated JSON body through the plain client (no unwrap) is an InvalidResponseBodyError naming the operation, headers %j', async (length) => {
+    const { origin } = await server((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', ...length });
+      response.end('{"wallet_id":"w1');
+    });
+    const error = await channelsAt(origin)
+      .GET(WALLET, { params: { path: { wallet_id: 'w1' } } })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidResponseBodyError);
+    expect(error.message).toContain('GET /wallets/{wallet_id}');
   });
 });
