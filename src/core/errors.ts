@@ -5,10 +5,9 @@
  * built from the status, the operation and the service's own error text.
  */
 
-/** Base class of every error thrown by the SDK. */
-export class SdkError extends Error {
-  override name = 'SdkError';
-}
+import { SdkError } from './sdk-error.js';
+
+export { SdkError };
 
 /** A client option (thrown at construction) or a call option (thrown by the call) is missing or malformed. */
 export class ConfigurationError extends SdkError {

@@ -1,4 +1,4 @@
-import { SdkError } from '../core/errors.js';
+import { SdkError } from '../core/sdk-error.js';
 
 /**
  * Why a report could not be decoded.
