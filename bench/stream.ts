@@ -2,7 +2,7 @@
  * 9. Live report stream: `streamReports` against the raw socket it is built
  * on and against the vendor's `createClient(...).createStream(...)`
  * (`@chainlink/data-streams-sdk`), on the same local report service
- * (src/sandbox/streams-websocket.ts, HMAC checked) and the same reports.
+ * (test/support/report-server.ts, HMAC checked) and the same reports.
  *
  * The service runs in a worker thread (its sending must not share the
  * clients' event loop; a real service is remote). It makes FEEDS × ROUNDS
@@ -31,7 +31,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { createClient, decodeReport as vendorDecodeReport } from '@chainlink/data-streams-sdk';
 import { WebSocket as WsWebSocket } from 'ws';
 import { hmacAuthorizer } from '../src/core/auth.js';
-import { makeV3Report, startReportServer, v3FeedID } from '../src/sandbox/streams-websocket.js';
+import { makeV3Report, startReportServer, v3FeedID } from '../test/support/report-server.js';
 import { createStreamsClient, streamReports } from '../src/streams/index.js';
 import type { Report } from '../src/streams/reports.js';
 import { measure, median, quantile, type Contender as MeasuredContender } from './measure.js';

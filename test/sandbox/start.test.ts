@@ -35,7 +35,7 @@ describe('npm start', () => {
     expect(stepLine(stdout, "the channel's operations, one per page")).toMatch(/2 operations over 2 pages/);
     expect(stepLine(stdout, 'latest ETH/USD report')).toMatch(/ETH\/USD [\d,]+(\.\d+)? USD \(V3\) at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/);
     expect(stepLine(stdout, 'the last minute of reports')).toMatch(/60 reports over 3 pages/);
-    expect(stepLine(stdout, 'live over WebSocket for 3 s, origin 001 dropped')).toMatch(/\d+ reports, \d+ duplicates dropped, no gap; origin lost [1-9]×/);
+    expect(stepLine(stdout, 'live over WebSocket for 3 s, origin 001 dropped')).toMatch(/\b[1-9]\d* reports, \d+ duplicates dropped, no gap; origin lost [1-9]×/);
     expect(stepLine(stdout, 'wait until ready')).toMatch(/ready$/);
     expect(stdout).toMatch(/evaluating \d+ ms → approving .* → ready /);
     expect(stepLine(stdout, 'policy engines, one per page')).toMatch(/over [2-9] pages/);

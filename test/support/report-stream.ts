@@ -1,13 +1,13 @@
 /**
  * Helpers of the report stream tests: a local multi-origin report service
- * (src/sandbox/streams-websocket.ts), a consumer running in the background,
+ * (report-server.ts), a consumer running in the background,
  * the checks every case makes (each published report exactly once, in order
  * per stream) and the leak check (no socket left on the server, no timer
  * left in this process).
  */
 import { expect } from 'vitest';
 import { WebSocket as WsWebSocket } from 'ws';
-import { startReportServer, type ReportServer, type ReportServerOptions } from '../../src/sandbox/streams-websocket.js';
+import { startReportServer, type ReportServer, type ReportServerOptions } from './report-server.js';
 import {
   createStreamsClient,
   streamReports,

@@ -1,5 +1,5 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { v3FeedID } from '../../src/sandbox/streams-websocket.js';
 import {
   ConfigurationError,
   createStreamsClient,
@@ -8,9 +8,11 @@ import {
   ReportStreamOverflowError,
   ReportStreamUnsupportedError,
   streamReports,
+  STREAMS_WS_URLS,
   type Report,
   type ReportStreamEvent,
 } from '../../src/streams/index.js';
+import { FeedState, RECENT_WINDOW_SECONDS } from '../../src/streams/report-stream/watermarks.js';
 import { resolveSocketFactory } from '../../src/streams/report-stream/websocket.js';
 import {
   activeTimers,
@@ -27,6 +29,7 @@ import {
   waitFor,
   type Harness,
 } from '../support/report-stream.js';
+import { v3FeedID } from '../support/report-server.js';
 
 // Every case runs against a local report service with real HMAC checks,
 // real WebSockets and real V3 reports, and ends by checking that nothing of
@@ -108,8 +111,82 @@ describe('streamReports: two origins', () => {
     expect(ofType(events, 'origin-lost')).toEqual([{ type: 'origin-lost', origin: '001', reason: 'closed', code: 1006 }]);
     expect(ofType(events, 'reconnecting').every((e) => e.origin === '001' && e.delayMs >= 0 && e.delayMs < 40)).toBe(true);
     expect(ofType(events, 'connected').map((e) => e.origin).sort()).toEqual(['001', '001', '002']);
-    // Origin 002 never dropped: nothing was missed, so nothing was read back.
-    expect(ofType(events, 'gap-filled')).toEqual([]);
+    // The reconnect of 001 alone started a backfill of every stream (here it finds nothing 002 did not deliver).
+    expect(ofType(events, 'gap-filled').map((e) => e.feedID).sort()).toEqual([...server.feeds].sort());
+    expect(ofType(events, 'gap-unfilled')).toEqual([]);
+    expect(stream.stats.late).toBe(0);
+    await expectNothingOpen(server, timers);
+  });
+
+  it('backfills after the reconnect of one origin: a report only that origin carried, while it was down, comes from the REST API', async () => {
+    harness = await startHarness();
+    const { server } = harness;
+    const timers = activeTimers();
+    const { stream, events } = openStream(harness);
+    const { received, done } = consume(stream);
+    await waitFor(() => server.connectionCount() === 2, 'both origins to connect');
+    for (let i = 0; i < 3; i++) server.publish();
+    await waitFor(() => received.length === total(harness!), 'the first reports');
+
+    server.killOrigin('001');
+    await waitFor(() => ofType(events, 'origin-lost').length === 1, 'the lost origin to be noticed');
+    // Origin 002 stays up all along, but this report goes out on 001 only, which is down: no socket delivers it.
+    const missed = server.publish(undefined, { origins: ['001'] });
+    server.restoreOrigin('001');
+    await waitFor(() => ofType(events, 'connected').length === 3, 'origin 001 to be reconnected');
+    const last = server.publish();
+    await waitFor(() => last.every((r) => received.some((got) => got.feedID === r.feedID && got.observationsTimestamp === r.observationsTimestamp)), 'the next live reports');
+    await stream.close();
+    await done;
+
+    expectExactlyHistory(server, received);
+    // Each stream was read back from the report after the last one delivered: the missed one.
+    const filled = ofType(events, 'gap-filled');
+    expect(filled.map((e) => [e.feedID, e.from]).sort()).toEqual(missed.map((r) => [r.feedID, r.observationsTimestamp]).sort());
+    // The missed reports, and maybe the next ones too when the REST read came before their live copies.
+    expect(stream.stats.backfilled).toBe(filled.reduce((sum, e) => sum + e.reports, 0));
+    expect(stream.stats.backfilled).toBeGreaterThanOrEqual(missed.length);
+    expect(stream.stats).toMatchObject({ late: 0, dropped: 0 });
+    await expectNothingOpen(server, timers);
+  });
+
+  it('concurrent backfills (origins lost and back, overlapping, while reports flow) deliver each report once, in order', async () => {
+    harness = await startHarness();
+    const { server } = harness;
+    const timers = activeTimers();
+    const { stream, events } = openStream(harness, { backfill: { pageSize: 3 } });
+    const { received, done } = consume(stream);
+    await waitFor(() => server.connectionCount() === 2, 'both origins to connect');
+    stopPublishing = publishEvery(server, 2);
+    await waitFor(() => received.length >= 10, 'the first reports');
+    const connected = (origin: string) => ofType(events, 'connected').filter((e) => e.origin === origin).length;
+    const cycle = async (origin: string) => {
+      const before = connected(origin);
+      server.killOrigin(origin);
+      await sleep(15);
+      server.restoreOrigin(origin);
+      await waitFor(() => connected(origin) > before, `origin ${origin} to be reconnected`);
+    };
+    for (let round = 0; round < 3; round++) {
+      // Overlapping outages (both down for a while), then one right after the other: each reconnect
+      // starts a backfill, often while the previous one still runs and the other origin delivers live.
+      await Promise.all([cycle('001'), sleep(5).then(() => cycle('002'))]);
+      await cycle('002');
+      await cycle('001');
+    }
+    await sleep(30);
+    stopPublishing();
+    await waitFor(() => received.length === total(harness!), 'every report');
+    await stream.close();
+    await done;
+
+    expectExactlyHistory(server, received);
+    const filled = ofType(events, 'gap-filled');
+    expect(new Set(filled.map((e) => e.feedID))).toEqual(new Set(server.feeds));
+    expect(stream.stats.backfilled).toBe(filled.reduce((sum, e) => sum + e.reports, 0));
+    expect(stream.stats.backfilled).toBeGreaterThan(0);
+    expect(ofType(events, 'gap-unfilled')).toEqual([]);
+    expect(stream.stats).toMatchObject({ late: 0, dropped: 0 });
     await expectNothingOpen(server, timers);
   });
 
@@ -141,8 +218,12 @@ describe('streamReports: two origins', () => {
 
     expectExactlyHistory(server, received);
     const filled = ofType(events, 'gap-filled');
-    expect(filled.map((e) => e.feedID).sort()).toEqual([...server.feeds].sort());
-    for (const event of filled) expect(event.reports).toBeGreaterThanOrEqual(20);
+    // Each stream filled once, or twice when the second reconnect came after the first backfill ended.
+    expect(new Set(filled.map((e) => e.feedID))).toEqual(new Set(server.feeds));
+    for (const feedID of server.feeds) {
+      const reports = filled.filter((e) => e.feedID === feedID).reduce((sum, e) => sum + e.reports, 0);
+      expect(reports).toBeGreaterThanOrEqual(20);
+    }
     expect(stream.stats.backfilled).toBe(filled.reduce((sum, e) => sum + e.reports, 0));
     expect(server.requests.page).toBeGreaterThanOrEqual(2 * 3); // pages of 7 over 20+ reports, per stream
     await expectNothingOpen(server, timers);
@@ -199,6 +280,42 @@ describe('streamReports: two origins', () => {
     await expectNothingOpen(server, timers);
   });
 
+  it('a report older than the last one delivered, never delivered itself, is late: not delivered, counted and reported', async () => {
+    harness = await startHarness({ origins: ['001'] });
+    const { server } = harness;
+    const timers = activeTimers();
+    const { stream, events } = openStream(harness);
+    const { received, done } = consume(stream);
+    await waitFor(() => server.connectionCount() === 1, 'the origin to connect');
+    const first = server.publish();
+    const skipped = server.publish(undefined, { origins: [] }); // into the history only: no socket gets it now
+    const third = server.publish();
+    await waitFor(() => received.length === 4, 'the reports sent live');
+    server.resend('001', skipped); // arrives after a newer report of its stream
+    server.resend('001', first); // a copy of a report delivered: a duplicate
+    const fourth = server.publish();
+    await waitFor(() => received.length === 6, 'the next live reports');
+    await stream.close();
+    await done;
+
+    const times = (reports: readonly Report[], feedID: string) =>
+      reports.filter((r) => r.feedID === feedID).map((r) => r.observationsTimestamp);
+    for (const feedID of server.feeds) {
+      // In order: the late report is not slipped in after a newer one.
+      expect(times(received, feedID)).toEqual(times([...first, ...third, ...fourth], feedID));
+    }
+    expect(ofType(events, 'late-report')).toEqual(
+      skipped.map((r) => ({
+        type: 'late-report',
+        feedID: r.feedID,
+        observationsTimestamp: r.observationsTimestamp,
+        lastDelivered: r.observationsTimestamp + 1,
+      })),
+    );
+    expect(stream.stats).toMatchObject({ received: 10, accepted: 6, late: 2, duplicates: 2, dropped: 0 });
+    await expectNothingOpen(server, timers);
+  });
+
   it('reports and skips malformed messages, and goes on', async () => {
     harness = await startHarness({ origins: ['001'] });
     const { server } = harness;
@@ -228,6 +345,49 @@ describe('streamReports: two origins', () => {
     }
     expect(stream.stats.skipped).toBe(4);
     await expectNothingOpen(server, timers);
+  });
+});
+
+describe('streamReports: telling duplicates from late reports', () => {
+  it('remembers which of the last 1,024 s of a stream were delivered, reusing the slot of a second that left the window', () => {
+    expect(RECENT_WINDOW_SECONDS).toBe(1024);
+    const feed = new FeedState('0x01', '0x01');
+    expect(feed.classify(0)).toBe('new');
+    for (let t = 0; t <= 4000; t += 2) feed.delivered(t);
+    expect([4001, 4000, 3998, 3999].map((t) => feed.classify(t))).toEqual(['new', 'duplicate', 'duplicate', 'late']);
+    // 2978 is the oldest delivered second still in the window; beyond it nothing is remembered.
+    expect([2978, 2977, 2976, 0].map((t) => feed.classify(t))).toEqual(['duplicate', 'late', 'late', 'late']);
+
+    const ring = new FeedState('0x02', '0x02');
+    ring.delivered(100);
+    ring.delivered(100 + 1023);
+    expect(ring.classify(100)).toBe('duplicate');
+    ring.delivered(100 + 1025);
+    // 1124 shares the slot of 100, which left the window: it was never delivered.
+    expect([100, 1124, 1123, 1125].map((t) => ring.classify(t))).toEqual(['late', 'late', 'duplicate', 'duplicate']);
+    ring.delivered(50_000); // a jump past the window forgets it all
+    expect([1125, 49_999, 50_000].map((t) => ring.classify(t))).toEqual(['late', 'late', 'duplicate']);
+  });
+
+  it('agrees with a record of every delivered report, within the window', () => {
+    fc.assert(
+      // Each arrival some seconds after the newest delivered report, or up to past the window before it.
+      fc.property(fc.array(fc.oneof(fc.integer({ min: 1, max: 120 }), fc.integer({ min: -1100, max: 0 })), { minLength: 100, maxLength: 500, size: 'max' }), (steps) => {
+        const feed = new FeedState('0x01', '0x01');
+        const delivered = new Set<number>();
+        let newest = -1;
+        for (const step of steps) {
+          const t = Math.max(0, newest + step);
+          const expected = t > newest ? 'new' : delivered.has(t) && t > newest - RECENT_WINDOW_SECONDS ? 'duplicate' : 'late';
+          expect(feed.classify(t)).toBe(expected);
+          if (expected === 'new') {
+            feed.delivered(t);
+            delivered.add(t);
+            newest = t;
+          }
+        }
+      }),
+    );
   });
 });
 
@@ -403,6 +563,44 @@ describe('streamReports: runtimes and options', () => {
     const noWs = resolveSocketFactory(undefined, { process: { versions: { node: '20.19.0' } } }, () => Promise.reject(new Error('not installed')));
     await expect(noWs).rejects.toThrow(/`ws` package could not be loaded/);
     await expect(noWs).rejects.toBeInstanceOf(ReportStreamUnsupportedError);
+  });
+
+  it("connects by default to the WebSocket host of the client's network (no connection leaves the process)", async () => {
+    const feed = v3FeedID('ETH/USD');
+    for (const [network, host] of [
+      ['testnet', 'ws.testnet-dataengine.chain.link'],
+      ['mainnet', 'ws.dataengine.chain.link'],
+    ] as const) {
+      const timers = activeTimers();
+      const requests: string[] = [];
+      const sockets: { url: string; headers: Record<string, string> }[] = [];
+      // `HEAD /` answered here, as the host would: one origin.
+      const fetch = async (request: Request) => {
+        requests.push(`${request.method} ${request.url}`);
+        return new Response(null, { status: 200, headers: { 'X-Cll-Available-Origins': '{001}' } });
+      };
+      // Records the URL it is handed and never opens.
+      class RecordingWebSocket {
+        binaryType = 'blob';
+        constructor(url: string, options: { headers: Record<string, string> }) {
+          sockets.push({ url, headers: options.headers });
+        }
+        addEventListener(): void {}
+        close(): void {}
+      }
+      const client = createStreamsClient({ apiKey: '3fa85f64-5717-4562-b3fc-2c963f66afa6', apiSecret: 's', network, retry: false, fetch });
+      const stream = streamReports(client, [feed], { webSocket: RecordingWebSocket });
+      const next = stream.next();
+      await waitFor(() => sockets.length === 1, `the ${network} socket to be created`);
+      await stream.close();
+      expect(await next).toEqual({ value: undefined, done: true });
+
+      expect(STREAMS_WS_URLS[network]).toBe(`wss://${host}`);
+      expect(requests).toEqual([`HEAD https://${host}/`]);
+      expect(sockets.map((s) => s.url)).toEqual([`wss://${host}/api/v1/ws?feedIDs=${feed}`]);
+      expect(sockets[0]?.headers).toMatchObject({ 'X-Cll-Origin': '001', authorization: expect.any(String) });
+      await waitFor(() => activeTimers() <= timers, 'the connect timer to be cleared');
+    }
   });
 
   it('refuses bad input with ConfigurationError naming the option, before opening anything', () => {

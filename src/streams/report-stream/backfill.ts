@@ -26,7 +26,8 @@ export interface BackfillHost {
 const CONCURRENCY = 4;
 
 /**
- * Fills the gap left by a time without any connection: for each stream,
+ * Fills the gap a reconnect may leave (what the origin sent while it was
+ * down, or everything, when no connection was open): for each stream,
  * `GET /api/v1/reports/page` from one past the newest report delivered,
  * page after page (the client's own pagination, signing and retries) until
  * it meets the oldest live report received since, or a page comes back

@@ -20,11 +20,17 @@ export type ReportStreamEvent =
   /** A connection that was open closed; `pong-timeout` when it stopped answering pings. */
   | { type: 'origin-lost'; origin: string; reason: 'closed' | 'pong-timeout' | 'silent'; code?: number }
   | { type: 'reconnecting'; origin: string; attempt: number; delayMs: number }
-  /** After a time without any connection, the reports missed meanwhile were read from the REST API. */
+  /** After a reconnect (of any origin), the reports missed meanwhile were read from the REST API, from `from` on. */
   | { type: 'gap-filled'; feedID: string; from: number; reports: number }
   /** The backfill of one stream failed (after the client's retries): reports from `from` on may be missing. */
   | { type: 'gap-unfilled'; feedID: string; from: number; error: SdkError }
   | { type: 'message-skipped'; error: ReportStreamMessageError }
+  /**
+   * A report older than the newest one delivered for its stream
+   * (`lastDelivered`), and not a copy of one delivered: not delivered, as
+   * the order per stream comes first, and counted in `stats.late`.
+   */
+  | { type: 'late-report'; feedID: string; observationsTimestamp: number; lastDelivered: number }
   /** The stream ended: by `close()`, `break`, the signal, or `error`. */
   | { type: 'closed'; error?: SdkError };
 
@@ -56,7 +62,7 @@ export interface ReportStreamOptions {
   bufferSize?: number;
   /** Default `'latest-per-feed'`. */
   overflow?: OverflowPolicy;
-  /** Read missed reports from the REST API after a time without any connection. Default true. */
+  /** Read missed reports from the REST API after any reconnect. Default true. */
   backfill?: boolean | { pageSize?: number };
   reconnect?: ReconnectOptions;
   /** How often each connection is pinged, in ms. Default 10,000. */

@@ -32,6 +32,12 @@ export interface ReportStreamStats {
   accepted: number;
   /** Copies dropped by deduplication (one per extra origin, resends, overlaps with the backfill). */
   duplicates: number;
+  /**
+   * Reports not delivered because a newer one of their stream already was
+   * (delivering them would break the order), and that were not delivered
+   * themselves: each is also reported as a `late-report` event.
+   */
+  late: number;
   /** Reports read from the REST API to fill gaps (included in `accepted`). */
   backfilled: number;
   /** Reports discarded by `overflow: 'latest-per-feed'` because the consumer was behind. */
@@ -63,9 +69,9 @@ export interface ReportStream<R> extends AsyncIterable<R> {
  * Opens a live stream of reports of `feedIDs` over WebSocket, signed with
  * the client's credentials: one connection per origin of the WebSocket host
  * (high availability), duplicates dropped, lost connections reopened, and,
- * after a time with no connection at all, the reports missed meanwhile read
- * from the REST API (the client's `baseUrl`) before live ones resume. No
- * socket opens until the first `next()` (the first turn of `for await`).
+ * after any reconnect, the reports missed meanwhile read from the REST API
+ * (the client's `baseUrl`) before live ones go on. No socket opens until
+ * the first `next()` (the first turn of `for await`).
  *
  *     for await (const report of streamReports(streams, [feedID], { decode: true })) {
  *       console.log(report.feedID, report.decoded.observationsTimestamp);
@@ -101,14 +107,16 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   private readonly connections: OriginConnection[] = [];
   private readonly internal = new AbortController();
   private readonly gapFiller: GapFiller | undefined;
-  private readonly counts = { received: 0, accepted: 0, duplicates: 0, backfilled: 0, skipped: 0, connectionsLost: 0 };
+  private readonly counts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, connectionsLost: 0 };
+  /** Connections that opened at least once: their next open is a reconnect. */
+  private readonly everOpened = new Set<OriginConnection>();
   private heldDropped = 0;
   private started = false;
   private finished = false;
   private openCount = 0;
   private givenUp = 0;
   private firstOpenAt: number | undefined;
-  /** True after every connection was lost, until one opens again (then the gap is filled). */
+  /** True after every connection was lost, until one opens again (then the gap is filled, whichever origin it is). */
   private uncovered = false;
   private readonly onAbort = () => this.finish(undefined, true);
 
@@ -209,8 +217,14 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   opened(connection: OriginConnection): void {
     this.openCount++;
     this.firstOpenAt ??= Date.now();
+    const reconnect = this.everOpened.has(connection);
+    this.everOpened.add(connection);
     this.emit({ type: 'connected', origin: connection.origin.label });
-    if (this.uncovered) {
+    // Another connection open all along does not show that nothing was missed:
+    // an origin may send reports the others do not, and what this one sent
+    // while it was down reached no one. So every reconnect reads the REST API
+    // from the last report delivered (one fill per stream at a time, see GapFiller).
+    if (this.uncovered || reconnect) {
       this.uncovered = false;
       this.gapFiller?.fillAll();
     }
@@ -235,10 +249,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
       );
       return;
     }
-    if (report.observationsTimestamp <= feed.newest) {
-      this.counts.duplicates++;
-      return;
-    }
+    if (!this.isNew(feed, report)) return;
     if (this.gapFiller?.isFilling(feed.key)) {
       this.hold(feed.key, report);
       return;
@@ -276,6 +287,24 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
 
   // Reports
 
+  /**
+   * True when `report` is newer than every report delivered for its stream.
+   * Otherwise it is counted: as a duplicate, or, when it was never delivered,
+   * as late, and reported, since it is not delivered (the order per stream
+   * comes first) and must not vanish unnoticed.
+   */
+  private isNew(feed: FeedState, report: Report): boolean {
+    const arrival = feed.classify(report.observationsTimestamp);
+    if (arrival === 'new') return true;
+    if (arrival === 'duplicate') {
+      this.counts.duplicates++;
+    } else {
+      this.counts.late++;
+      this.emit({ type: 'late-report', feedID: feed.feedID, observationsTimestamp: report.observationsTimestamp, lastDelivered: feed.newest });
+    }
+    return false;
+  }
+
   /** Dedup check done by the caller; decodes if asked, then records the report as delivered. */
   private admit(feed: FeedState, report: Report, source: string): R | undefined {
     let item: R;
@@ -289,7 +318,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     } else {
       item = report as R;
     }
-    feed.newest = report.observationsTimestamp;
+    feed.delivered(report.observationsTimestamp);
     this.counts.accepted++;
     return item;
   }
@@ -297,10 +326,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   private async deliverBackfilled(key: string, report: Report): Promise<boolean> {
     const feed = this.watermarks.find(key);
     if (this.finished || feed === undefined) return false;
-    if (report.observationsTimestamp <= feed.newest) {
-      this.counts.duplicates++;
-      return false;
-    }
+    if (!this.isNew(feed, report)) return false;
     const item = this.admit(feed, report, 'rest');
     if (item === undefined) return false;
     this.counts.backfilled++;
@@ -327,13 +353,13 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     const list = this.held.get(key);
     const feed = this.watermarks.find(key);
     this.held.delete(key);
-    if (feed === undefined) return;
-    for (const report of list ?? []) {
+    if (feed === undefined || list === undefined) return;
+    // Held in arrival order, which two origins can interleave (one behind the
+    // other); in time order, none of them is late only because of that.
+    list.sort((a, b) => a.observationsTimestamp - b.observationsTimestamp);
+    for (const report of list) {
       if (this.finished) return;
-      if (report.observationsTimestamp <= feed.newest) {
-        this.counts.duplicates++;
-        continue;
-      }
+      if (!this.isNew(feed, report)) continue;
       const item = this.admit(feed, report, 'held');
       if (item !== undefined) this.queue.push(item);
     }

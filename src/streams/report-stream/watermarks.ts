@@ -1,20 +1,84 @@
-/** One subscribed stream: its ID as the caller gave it, and the newest report delivered. */
-export interface FeedState {
-  /** The ID in lowercase, the stream's key everywhere. */
-  readonly key: string;
-  /** The ID as the caller gave it. */
-  readonly feedID: string;
+/**
+ * How far back, in seconds of `observationsTimestamp`, a stream remembers
+ * which reports it delivered. Copies from another origin or a resend come
+ * within seconds of the original; 1,024 s leaves room for an origin lagging
+ * minutes behind, in 128 bytes per stream.
+ */
+export const RECENT_WINDOW_SECONDS = 1024;
+
+/** What a report is to its stream: `new` goes on; a `duplicate` was delivered already; a `late` one was not, but a newer one was. */
+export type Arrival = 'new' | 'duplicate' | 'late';
+
+/**
+ * One subscribed stream: its ID as the caller gave it, the newest report
+ * delivered, and which of the last `RECENT_WINDOW_SECONDS` seconds before it
+ * were delivered too (one bit per second, in a ring indexed by the second).
+ */
+export class FeedState {
   /** `observationsTimestamp` of the newest report delivered; -1 before the first. */
-  newest: number;
+  private latest = -1;
+  private readonly recent = new Uint32Array(RECENT_WINDOW_SECONDS / 32);
+
+  constructor(
+    /** The ID in lowercase, the stream's key everywhere. */
+    readonly key: string,
+    /** The ID as the caller gave it. */
+    readonly feedID: string,
+  ) {}
+
+  /** `observationsTimestamp` of the newest report delivered; -1 before the first. */
+  get newest(): number {
+    return this.latest;
+  }
+
+  /**
+   * A report newer than every delivered one is new. An older one is a
+   * duplicate when its second is remembered as delivered, and late
+   * otherwise: it cannot be delivered without breaking the order. Beyond the
+   * window nothing is remembered, so an older report there counts as late:
+   * the stream cannot show it was delivered, and a late report is reported.
+   */
+  classify(observationsTimestamp: number): Arrival {
+    if (observationsTimestamp > this.latest) return 'new';
+    if (observationsTimestamp === this.latest) return 'duplicate'; // the usual copy, from the other origin
+    if (observationsTimestamp <= this.latest - RECENT_WINDOW_SECONDS) return 'late';
+    return this.bit(observationsTimestamp) ? 'duplicate' : 'late';
+  }
+
+  /** Records a delivered report; it must be `new` (newer than every delivered one). */
+  delivered(observationsTimestamp: number): void {
+    const from = this.latest;
+    if (from < 0 || observationsTimestamp - from >= RECENT_WINDOW_SECONDS) {
+      this.recent.fill(0);
+    } else {
+      // The seconds skipped over reuse slots of seconds that just left the window: clear them.
+      for (let t = from + 1; t < observationsTimestamp; t++) this.setBit(t, false);
+    }
+    this.setBit(observationsTimestamp, true);
+    this.latest = observationsTimestamp;
+  }
+
+  private bit(t: number): boolean {
+    const slot = t % RECENT_WINDOW_SECONDS;
+    return ((this.recent[slot >>> 5] as number) & (1 << (slot & 31))) !== 0;
+  }
+
+  private setBit(t: number, on: boolean): void {
+    const slot = t % RECENT_WINDOW_SECONDS;
+    const word = slot >>> 5;
+    const mask = 1 << (slot & 31);
+    this.recent[word] = on ? (this.recent[word] as number) | mask : (this.recent[word] as number) & ~mask;
+  }
 }
 
 /**
- * Deduplication on (feedID, observationsTimestamp): per stream, the newest
- * `observationsTimestamp` already delivered. A report at or below it is a
- * copy (another origin's, a resend, or a backfilled one already seen), so
- * it is dropped; everything delivered is therefore in time order per stream.
- * Memory is one record per subscribed stream, for as long as the stream runs:
- * reports of other streams find no record and are refused.
+ * Deduplication on (feedID, observationsTimestamp), in order per stream:
+ * only a report newer than the newest delivered goes on, so what is
+ * delivered is in time order per stream. An older one is told apart as a
+ * copy (another origin's, a resend, or a backfilled one already seen) or a
+ * late report that was never delivered (see `FeedState.classify`). Memory is
+ * one fixed-size record per subscribed stream, for as long as the stream
+ * runs: reports of other streams find no record and are refused.
  */
 export class FeedWatermarks {
   /** Each stream under its lowercase ID and under the ID as given, so the usual lookup allocates nothing. */
@@ -22,7 +86,7 @@ export class FeedWatermarks {
 
   constructor(feedIDs: readonly string[]) {
     for (const feedID of feedIDs) {
-      const state: FeedState = { key: feedID.toLowerCase(), feedID, newest: -1 };
+      const state = new FeedState(feedID.toLowerCase(), feedID);
       this.byId.set(state.key, state);
       this.byId.set(feedID, state);
     }

@@ -12,8 +12,8 @@ import { ReportStreamUnsupportedError } from './errors.js';
  *   took 1.1–1.2× the reports/s of undici's (bench/README.md).
  * - Bun 1.4 and Deno 2.9: their built-in WebSocket takes
  *   `new WebSocket(url, { headers })` and sends those headers (checked:
- *   streamReports run in Bun 1.4.5 and Deno 2.9.6 against the local service
- *   of src/sandbox/streams-websocket.ts, two origins, decoding, and a refused
+ *   streamReports run in Bun 1.4.5 and Deno 2.9.5 against the local service
+ *   of test/support/report-server.ts, two origins, decoding, and a refused
  *   upgrade read as 401). Bun's can also ping (`ping()` and a `pong` event);
  *   Deno's cannot, so there liveness is watched through traffic.
  * - Browsers: a WebSocket there cannot send headers, and the service

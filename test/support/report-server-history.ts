@@ -1,10 +1,10 @@
-import { createHmacSigner } from '../core/hmac/index.js';
-import type { Report } from '../streams/reports.js';
-import type { CatalogStream } from './streams/catalog.js';
-import { reportAt } from './streams/history.js';
+import { createHmacSigner } from '../../src/core/hmac/index.js';
+import type { CatalogStream } from '../../src/sandbox/streams/catalog.js';
+import { reportAt } from '../../src/sandbox/streams/history.js';
+import type { Report } from '../../src/streams/reports.js';
 
 /**
- * The reports the local report service (streams-websocket.ts) publishes on
+ * The reports the local report service (report-server.ts) publishes on
  * demand. Each one is the sandbox's own report of that stream and second
  * (`reportAt`, src/sandbox/streams/history.ts): the same encoder and the
  * same deterministic words and signatures, so every report decodes; only the

@@ -1,6 +1,7 @@
 /**
  * A local report service with a live WebSocket stream and several origins,
- * for tests, benchmarks and the sandbox: one `node:http` server on
+ * for the report stream's tests and benchmark (test only: it is not part of
+ * the package): one `node:http` server on
  * 127.0.0.1 (a free port) that
  *
  * - answers a signed `HEAD /` with `X-Cll-Available-Origins: {001,002}` (the
@@ -13,18 +14,19 @@
  *
  * Every request is checked like the service checks it (the sandbox's own
  * verifier, src/sandbox/streams/hmac.ts), and a
- * test can break it on purpose: kill and restore an origin, refuse upgrades
- * with 401 or 403, resend reports, send any text, and silence an origin's
- * connections (no more reports, no more pongs).
+ * test can break it on purpose: kill and restore an origin, publish a report
+ * on some origins only, refuse upgrades with 401 or 403, resend reports,
+ * send any text, and silence an origin's connections (no more reports, no
+ * more pongs).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Report } from '../streams/reports.js';
-import { createHmacVerifier } from './streams/hmac.js';
-import { ReportHistory, v3FeedID } from './streams-report-history.js';
+import { createHmacVerifier } from '../../src/sandbox/streams/hmac.js';
+import type { Report } from '../../src/streams/reports.js';
+import { ReportHistory, v3FeedID } from './report-server-history.js';
 
 /** The key and secret the service accepts. */
 export interface HmacCredentials {
@@ -32,7 +34,7 @@ export interface HmacCredentials {
   apiSecret: string;
 }
 
-export { makeV3Report, v3FeedID } from './streams-report-history.js';
+export { makeV3Report, v3FeedID } from './report-server-history.js';
 
 export interface ReportServerOptions {
   /** Stream IDs with reports (V3). Default: two, made by `v3FeedID('ETH/USD')` and `v3FeedID('BTC/USD')`. */
@@ -57,8 +59,14 @@ export interface ReportServer {
   readonly credentials: HmacCredentials;
   readonly feeds: readonly string[];
   readonly origins: readonly string[];
-  /** Publishes the next report of each stream (or of `feedIDs`): into the history, and out on every live connection. */
-  publish(feedIDs?: readonly string[]): Report[];
+  /**
+   * Publishes the next report of each stream (or of `feedIDs`): into the
+   * history, and out on every live connection of every origin that is up, or
+   * only of `options.origins` (`[]`: into the history only). Origins do not
+   * all carry every report: one that was down, or that only some origins
+   * sent, is then served by `/api/v1/reports/page` alone.
+   */
+  publish(feedIDs?: readonly string[], options?: { origins?: readonly string[] }): Report[];
   /** Encodes the next `count` reports of every stream ahead of time (benchmarks). */
   prepare(count: number): void;
   /** The published reports of a stream, oldest first. */
@@ -228,11 +236,12 @@ export async function startReportServer(options: ReportServerOptions = {}): Prom
     feeds,
     origins: originIds,
     requests,
-    publish(feedIDs = feeds) {
+    publish(feedIDs = feeds, options = {}) {
+      const targets = options.origins === undefined ? [...origins.values()] : options.origins.map(originState);
       const reports = feedIDs.map((feedID) => history.publish(feedID));
       for (const report of reports) {
         const text = JSON.stringify({ report });
-        for (const state of origins.values()) if (state.up) send(state, report, text);
+        for (const state of targets) if (state.up) send(state, report, text);
       }
       return reports;
     },
