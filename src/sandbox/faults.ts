@@ -1,18 +1,24 @@
+import { describe } from '../core/options.js';
 import { SandboxUsageError } from './errors.js';
+import { unknownRouteProblem } from './fault-routes.js';
 
 /** A fault to inject into the next matching requests, so users can test their own retry and timeout handling. */
 export interface FaultSpec {
-  /** Which requests: an operationId (`getWallet`) or `METHOD /path/template`. Default: every request. */
+  /**
+   * Which requests: an operationId (`getWallet`) or `METHOD /path/template`
+   * (`GET /wallets/{wallet_id}`) of one of the sandbox's APIs; anything else
+   * is refused. Default: every request.
+   */
   route?: string;
-  /** Answer this status (with the API's error body) instead of the real answer. */
+  /** Answer this status (100–599, with the API's error body) instead of the real answer. */
   status?: number;
-  /** How many matching requests the fault applies to. Default 1. */
+  /** How many matching requests the fault applies to: a whole number >= 1, or `Infinity` (until `reset()`). Default 1. */
   times?: number;
-  /** `Retry-After` header, in seconds, on the injected answer. */
+  /** `Retry-After` header on the injected answer, in whole seconds (needs `status`). */
   retryAfter?: number;
   /** Wait this long (real ms) before answering. */
   delayMs?: number;
-  /** Drop the connection instead of answering (a network error). */
+  /** Drop the connection instead of answering (a network error); not with `status` or `bodyDelayMs`, which it would hide. */
   drop?: boolean;
   /**
    * A slow body: the status, the headers and the first half of the body come
@@ -21,6 +27,8 @@ export interface FaultSpec {
    */
   bodyDelayMs?: number;
 }
+
+const FIELDS: readonly (keyof FaultSpec)[] = ['route', 'status', 'times', 'retryAfter', 'delayMs', 'drop', 'bodyDelayMs'];
 
 /**
  * How an injected dropped connection surfaces: through `sandbox.fetch` as the
@@ -39,6 +47,7 @@ export interface ActiveFault extends Required<Pick<FaultSpec, 'times'>>, Omit<Fa
 }
 
 export interface FaultPlan {
+  /** Adds a fault; a malformed one is a SandboxUsageError naming the field, and nothing is added. */
   add(spec: FaultSpec): void;
   /** The fault that applies to this request, counted as used; `undefined` when none. */
   take(operationId: string, method: string, pathTemplate: string): ActiveFault | undefined;
@@ -49,20 +58,8 @@ export function createFaultPlan(): FaultPlan {
   let faults: ActiveFault[] = [];
   return {
     add(spec) {
+      checkFault(spec);
       const times = spec.times ?? 1;
-      if (!Number.isInteger(times) || times < 1) throw new SandboxUsageError(`inject(): times must be an integer >= 1, got ${String(times)}`);
-      if (spec.status !== undefined && (!Number.isInteger(spec.status) || spec.status < 100 || spec.status > 599)) {
-        throw new SandboxUsageError(`inject(): status must be an HTTP status code, got ${String(spec.status)}`);
-      }
-      for (const field of ['delayMs', 'bodyDelayMs', 'retryAfter'] as const) {
-        const value = spec[field];
-        if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
-          throw new SandboxUsageError(`inject(): ${field} must be a finite number >= 0, got ${String(value)}`);
-        }
-      }
-      if (spec.status === undefined && !spec.drop && spec.delayMs === undefined && spec.bodyDelayMs === undefined) {
-        throw new SandboxUsageError('inject(): give a status, drop: true, a delayMs or a bodyDelayMs');
-      }
       faults.push({ ...spec, times, remaining: times });
     },
     take(operationId, method, pathTemplate) {
@@ -82,32 +79,111 @@ export function createFaultPlan(): FaultPlan {
 }
 
 /**
- * A body whose first half comes at once and the rest after `delayMs`. As a
- * runtime's `fetch` does, the request's signal errors a body still arriving;
- * cancelling it stops the timer.
+ * Refuses a fault that could not do what it says: a misspelt route or field
+ * would never fire, and a user's retry test would pass without testing
+ * anything; a field another one hides would be silently ignored.
  */
-export function slowBody(bytes: Uint8Array, delayMs: number, signal: AbortSignal): ReadableStream<Uint8Array> {
+function checkFault(spec: unknown): asserts spec is FaultSpec {
+  const refuse = (problem: string) => new SandboxUsageError(`inject(): ${problem}`);
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw refuse(`expected a fault object ({ ${FIELDS.join(', ')} }), got ${describe(spec)}`);
+  }
+  const fault = spec as Record<string, unknown>;
+  const unknown = Object.keys(fault).find((key) => !(FIELDS as readonly string[]).includes(key));
+  if (unknown !== undefined) throw refuse(`unknown field '${unknown.slice(0, 40)}' (known: ${FIELDS.join(', ')})`);
+  const { route, status, times, retryAfter, drop } = fault;
+  if (route !== undefined) {
+    if (typeof route !== 'string') throw refuse(`route must be a string (an operationId or 'METHOD /path/template'), got ${describe(route)}`);
+    const problem = unknownRouteProblem(route);
+    if (problem !== undefined) throw refuse(problem);
+  }
+  if (status !== undefined && !(typeof status === 'number' && Number.isInteger(status) && status >= 100 && status <= 599)) {
+    throw refuse(`status must be an HTTP status code (a whole number from 100 to 599), got ${describe(status)}`);
+  }
+  if (times !== undefined && times !== Number.POSITIVE_INFINITY && !(typeof times === 'number' && Number.isInteger(times) && times >= 1)) {
+    throw refuse(`times must be a whole number >= 1, or Infinity, got ${describe(times)}`);
+  }
+  for (const field of ['delayMs', 'bodyDelayMs'] as const) {
+    const value = fault[field];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+      throw refuse(`${field} must be a finite number of ms >= 0, got ${describe(value)}`);
+    }
+  }
+  // Retry-After is whole seconds (RFC 9110); a client reads "1.5" as no Retry-After at all.
+  if (retryAfter !== undefined && !(typeof retryAfter === 'number' && Number.isSafeInteger(retryAfter) && retryAfter >= 0)) {
+    throw refuse(`retryAfter must be a whole number of seconds >= 0, got ${describe(retryAfter)}`);
+  }
+  if (retryAfter !== undefined && status === undefined) throw refuse('retryAfter needs a status: the Retry-After header goes on the injected answer');
+  if (drop !== undefined && typeof drop !== 'boolean') throw refuse(`drop must be true or false, got ${describe(drop)}`);
+  if (drop === true && (status !== undefined || fault.bodyDelayMs !== undefined)) {
+    throw refuse(`drop: true sends no answer, so its ${status !== undefined ? 'status' : 'bodyDelayMs'} would never be seen; give one or the other`);
+  }
+  if (status === undefined && drop !== true && fault.delayMs === undefined && fault.bodyDelayMs === undefined) {
+    throw refuse('give a status, drop: true, a delayMs or a bodyDelayMs');
+  }
+}
+
+/**
+ * Runs `done` after `ms`, or `failed` with the reason of the first of
+ * `signals` to abort (the request's, the sandbox's close). Either way the
+ * timer and the listeners go, so nothing outlives the request or the
+ * sandbox. The returned function cancels it all.
+ */
+function afterDelay(ms: number, signals: readonly AbortSignal[], done: () => void, failed: (reason: unknown) => void): () => void {
+  const early = signals.find((signal) => signal.aborted);
+  if (early !== undefined) {
+    failed(early.reason);
+    return () => undefined;
+  }
+  const listeners = signals.map((signal) => {
+    const onAbort = () => {
+      cancel();
+      failed(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    return () => signal.removeEventListener('abort', onAbort);
+  });
+  const timer = setTimeout(() => {
+    cancel();
+    done();
+  }, ms);
+  function cancel(): void {
+    clearTimeout(timer);
+    for (const remove of listeners) remove();
+  }
+  return cancel;
+}
+
+/** Waits `ms` (a `delayMs` fault); rejects as soon as one of `signals` aborts, with its reason. */
+export function delay(ms: number, signals: readonly AbortSignal[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    afterDelay(ms, signals, resolve, reject);
+  });
+}
+
+/**
+ * A body whose first half comes at once and the rest after `delayMs`. As a
+ * runtime's `fetch` does, an aborted signal (the request's, or the sandbox's
+ * close) errors a body still arriving; cancelling it stops the timer.
+ */
+export function slowBody(bytes: Uint8Array, delayMs: number, signals: readonly AbortSignal[]): ReadableStream<Uint8Array> {
   const half = Math.ceil(bytes.length / 2);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
+  let cancel: (() => void) | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(bytes.subarray(0, half));
-      onAbort = () => {
-        clearTimeout(timer);
-        controller.error(signal.reason);
-      };
-      if (signal.aborted) return onAbort();
-      signal.addEventListener('abort', onAbort, { once: true });
-      timer = setTimeout(() => {
-        signal.removeEventListener('abort', onAbort!);
-        if (half < bytes.length) controller.enqueue(bytes.subarray(half));
-        controller.close();
-      }, delayMs);
+      cancel = afterDelay(
+        delayMs,
+        signals,
+        () => {
+          if (half < bytes.length) controller.enqueue(bytes.subarray(half));
+          controller.close();
+        },
+        (reason) => controller.error(reason),
+      );
     },
     cancel() {
-      clearTimeout(timer);
-      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+      cancel?.();
     },
   });
 }

@@ -93,6 +93,11 @@ const ROUTES: Record<SandboxApi, CompiledRoute[]> = Object.fromEntries(
   ]),
 ) as Record<SandboxApi, CompiledRoute[]>;
 
+/** Every operation of every API, with its method, path template and the pattern its paths match (for `inject()`'s route check). */
+export function allRoutes(): readonly Pick<CompiledRoute, 'operationId' | 'method' | 'template' | 'pattern'>[] {
+  return Object.values(ROUTES).flat();
+}
+
 /** Every operationId of every API, for coverage checks. */
 export function operationIdsOf(api: SandboxApi): string[] {
   return Object.keys(OPERATION_TABLES[api]);

@@ -2,9 +2,10 @@ import { createBehaviours } from './behaviours.js';
 import { createClock, type SandboxClock } from './clock.js';
 import type { BehaviourContext, SandboxCredentials } from './context.js';
 import { SandboxUsageError, SandboxViolationError } from './errors.js';
-import { createFaultPlan, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
+import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
 import type { ListenOptions, ListenTarget, SandboxListener } from './listen.js';
 import { route } from './router.js';
+import { checkSeed, type SandboxSeed } from './seed.js';
 import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
 import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
 import {
@@ -31,6 +32,12 @@ export interface SandboxOptions {
   credentials?: Partial<{ [K in keyof SandboxCredentials]: Partial<SandboxCredentials[K]> }>;
   /** Called with every answer; a throw makes the request fail with SandboxViolationError. */
   validate?: AnswerValidator;
+  /**
+   * Records to start with, besides the built-in ones (networks, the policy
+   * engines), and to go back to on `reset()`. Channels wallets and channels
+   * only, for now; see `SandboxSeed`. Bad data is a SandboxUsageError here.
+   */
+  seed?: SandboxSeed;
 }
 
 export interface Violation {
@@ -57,9 +64,13 @@ export interface Sandbox {
   readonly streamOrigins: Pick<StreamOrigins, 'all' | 'up' | 'drop' | 'restore'>;
   /** Every answer that broke its spec, and every handler failure, since the last reset. */
   readonly violations: readonly Violation[];
-  /** Back to the seeded state: data, faults, scheduled changes and violations. */
+  /** Back to the seeded state (the built-in seed and `options.seed`): data, faults, scheduled changes and violations. */
   reset(): void;
-  /** Stops everything the sandbox runs. */
+  /**
+   * Stops everything the sandbox runs, timers included: a request held by a
+   * `delayMs` fault rejects, and a body held by `bodyDelayMs` errors, with a
+   * SandboxUsageError ('the sandbox is closed').
+   */
   close(): void;
   /**
    * Serves the sandbox over HTTP on `host` (default 127.0.0.1) and `port`
@@ -73,14 +84,20 @@ export interface Sandbox {
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   if (options === null || typeof options !== 'object') throw new SandboxUsageError('createSandbox(): options must be an object');
+  const seed = checkSeed(options.seed);
   const clock = createClock({ pace: options.pace ?? 1 });
   const credentials = makeCredentials(options.credentials);
   const streamOrigins = createStreamOrigins(SANDBOX_STREAM_ORIGINS);
   const context: BehaviourContext = { clock, credentials, newId: () => crypto.randomUUID(), streamOrigins };
-  const behaviours = new Map<SandboxApi, ApiBehaviour>(createBehaviours(context).map((behaviour) => [behaviour.api, behaviour]));
+  const behaviours = new Map<SandboxApi, ApiBehaviour>(createBehaviours(context, seed).map((behaviour) => [behaviour.api, behaviour]));
   const faults = createFaultPlan();
   const violations: Violation[] = [];
   let closed = false;
+  /** Aborted by close(): the real-time waits of faults listen to it, so none outlives the sandbox. */
+  const closing = new AbortController();
+  const ensureOpen = () => {
+    if (closed) throw new SandboxUsageError('the sandbox is closed');
+  };
 
   /** `injected` answers are faults asked for by a test: they are off-spec on purpose and not validated. */
   function answer(behaviour: ApiBehaviour, operationId: string, produce: () => SandboxAnswer, injected = false): Response {
@@ -116,11 +133,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (request.method === 'HEAD') return new Response(null, { status: response.status, headers: response.headers });
     if (bodyDelayMs === undefined || response.body === null) return response;
     const bytes = new Uint8Array(await response.arrayBuffer());
-    return new Response(slowBody(bytes, bodyDelayMs, request.signal), { status: response.status, headers: response.headers });
+    return new Response(slowBody(bytes, bodyDelayMs, [request.signal, closing.signal]), { status: response.status, headers: response.headers });
   }
 
   async function answerOnce(request: Request, local: boolean): Promise<{ response: Response; bodyDelayMs?: number | undefined }> {
-    if (closed) throw new SandboxUsageError('the sandbox is closed');
+    ensureOpen();
     clock.runDue();
     const found = route(request.method, request.url, local);
     if (found.kind === 'no_api') {
@@ -136,10 +153,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     const { operationId } = found;
     const fault = faults.take(operationId, request.method, found.pathTemplate);
-    if (fault?.delayMs !== undefined) await delay(fault.delayMs, request.signal);
+    if (fault?.delayMs !== undefined) await delay(fault.delayMs, [request.signal, closing.signal]);
     if (fault?.drop) throw new InjectedDrop();
 
     const bodyText = request.body === null ? '' : await request.text();
+    // Reading the body waited: a sandbox closed meanwhile answers nothing more.
+    ensureOpen();
     const auth = behaviour.authenticate({ operationId, method: request.method, target: found.target, headers: request.headers, bodyText });
     if (typeof auth !== 'string') return { response: answer(behaviour, operationId, () => auth) };
     const bodyDelayMs = fault?.bodyDelayMs;
@@ -177,7 +196,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     fetch: (input, init) => dispatch(new Request(input, init), false),
     dispatch,
     async listen(listenOptions) {
-      if (closed) throw new SandboxUsageError('the sandbox is closed');
+      ensureOpen();
       // A specifier bundlers do not follow: node:http stays out of browser and worker bundles of the sandbox.
       const listenModule: string = './listen.js';
       const liveSocketModule: string = './streams/live-socket.js';
@@ -206,6 +225,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     close() {
       closed = true;
+      closing.abort(new SandboxUsageError('the sandbox is closed'));
       clock.clear();
       faults.clear();
       // Listeners finish closing on their own; nothing waits on them.
@@ -238,19 +258,4 @@ function parseBody(text: string): unknown {
   } catch {
     throw new SandboxHttpError(400, 'BAD_REQUEST', 'the request body is not valid JSON');
   }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

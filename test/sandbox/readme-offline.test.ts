@@ -37,6 +37,7 @@ it("the README's offline example runs and its tests pass", async () => {
   });
   const results = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numTotalTests: number };
   expect(results.numFailedTests).toBe(0);
-  expect(results.numTotalTests).toBeGreaterThanOrEqual(3);
+  // The payout, the counted retry, the seed, the frozen clock: an example lost from the README fails here.
+  expect(results.numTotalTests).toBeGreaterThanOrEqual(4);
   expect(results.numPassedTests).toBe(results.numTotalTests);
 }, 120_000);

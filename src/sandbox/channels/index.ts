@@ -32,6 +32,7 @@ import { channelsErrorAnswer } from './error-answer.js';
 import { createEventReadHandlers } from './event-reads.js';
 import { createOperationHandlers } from './operations.js';
 import { createQueryHandlers } from './queries.js';
+import { plantChannelsSeed, type PreparedChannelsSeed } from './seed.js';
 import { createServiceHandlers } from './service.js';
 import { createWorld } from './state.js';
 import { DEFAULT_CHANNELS_TIMINGS, type ChannelsTimings } from './timings.js';
@@ -49,6 +50,8 @@ export interface ChannelsBehaviourOptions {
   timings?: Partial<ChannelsTimings>;
   /** Events a channel keeps (older ones are dropped). Default 10,000. */
   maxEventsPerChannel?: number;
+  /** The user's wallets and channels (`createSandbox({ seed })`), planted at creation and after every reset. */
+  seed?: PreparedChannelsSeed;
 }
 
 export function createChannelsBehaviour(context: BehaviourContext, options: ChannelsBehaviourOptions = {}): ApiBehaviour {
@@ -58,6 +61,10 @@ export function createChannelsBehaviour(context: BehaviourContext, options: Chan
     newId: () => context.newId(),
     maxEventsPerChannel: options.maxEventsPerChannel ?? 10_000,
   });
+  const plantSeed = () => {
+    if (options.seed !== undefined) plantChannelsSeed(world, options.seed);
+  };
+  plantSeed();
   // Typed by the spec's operation table: an operation added to the spec fails the build until it has a handler.
   const handlers: Record<OperationId, OperationHandler> = {
     ...createServiceHandlers(),
@@ -73,6 +80,9 @@ export function createChannelsBehaviour(context: BehaviourContext, options: Chan
     handlers,
     authenticate: createChannelsAuthenticator(context.credentials.channels.apiKey),
     errorAnswer: channelsErrorAnswer,
-    reset: () => world.reset(),
+    reset: () => {
+      world.reset();
+      plantSeed();
+    },
   };
 }

@@ -9,8 +9,11 @@
  * `documentedStatus` moves it to the one the operation documents, so every
  * answer stays within the spec. Where an operation documents no fitting
  * status the natural one is kept, and the answer validator reports the gap.
+ * A moved refusal keeps its own label (`documentedRefusal`): the status is
+ * what the spec allows, the `error` says what went wrong.
  */
 import type { OperationId } from '../../../generated/operations/policy-coordinator.js';
+import { SandboxHttpError } from '../types.js';
 
 export const DOCUMENTED_REFUSALS: Readonly<Record<OperationId, readonly number[]>> = {
   getHealthCheck: [],
@@ -112,4 +115,19 @@ export function documentedStatus(operationId: OperationId, status: number): numb
   const documented = DOCUMENTED_REFUSALS[operationId];
   if (documented.includes(status)) return status;
   return NEAREST[status]?.find((candidate) => documented.includes(candidate)) ?? status;
+}
+
+/**
+ * A handler's refusal as the operation documents it. The status moves
+ * (`documentedStatus`); the label (`AceError.error`, from the refusal's
+ * `type`) does not: a missing field on `POST /targets`, which documents only
+ * `409`, is a `409` labelled `Bad request`, not `Already exists`, since
+ * callers branch on `error`. A `403` standing in for a `404` is the
+ * exception: the service hides what it cannot show, so it reads `Forbidden`.
+ */
+export function documentedRefusal(operationId: OperationId, refusal: SandboxHttpError): SandboxHttpError {
+  const status = documentedStatus(operationId, refusal.status);
+  if (status === refusal.status) return refusal;
+  const type = status === 403 ? 'FORBIDDEN' : refusal.type;
+  return new SandboxHttpError(status, type, refusal.message, refusal.code, refusal.headers);
 }

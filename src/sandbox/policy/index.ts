@@ -16,7 +16,7 @@ import { apiKeyOf } from '../auth.js';
 import type { BehaviourContext } from '../context.js';
 import { SandboxViolationError } from '../errors.js';
 import { SandboxHttpError, type ApiBehaviour, type AuthInput, type OperationHandler, type SandboxAnswer, type SandboxApi } from '../types.js';
-import { documentedStatus } from './coordinator-refusals.js';
+import { documentedRefusal } from './coordinator-refusals.js';
 import { contractTypes, extractors, policyEngines } from './engines.js';
 import { evaluationHandlers } from './evaluation.js';
 import { accessGrantHandlers } from './grants.js';
@@ -86,9 +86,7 @@ function withDocumentedRefusals(operationId: CoordinatorOperationId, handler: Op
       return handler(request);
     } catch (error) {
       if (!(error instanceof SandboxHttpError)) throw error;
-      const status = documentedStatus(operationId, error.status);
-      if (status === error.status) throw error;
-      throw new SandboxHttpError(status, error.type, error.message, error.code, error.headers);
+      throw documentedRefusal(operationId, error);
     }
   };
 }

@@ -3,8 +3,11 @@
  * coordinator and evaluation answer `AceError` (`{error, message}`, `error`
  * one of the spec's categories), reporting answers `ReportingError`
  * (`{message, code, request_id}`). Handlers throw with the status the
- * situation calls for; the body is chosen here from the status alone, so an
- * injected fault or a core refusal reads like the service's own.
+ * situation calls for; the body is chosen here from the refusal's kind (its
+ * `type`), or from the status for refusals of the core and injected faults,
+ * so those read like the service's own. The kind, not the status, names a
+ * refusal whose status was moved to the one its operation documents
+ * (`coordinator-refusals.ts`).
  */
 import { SandboxHttpError, type SandboxAnswer } from '../types.js';
 
@@ -25,10 +28,18 @@ const ACE_CATEGORIES: Readonly<Record<number, string>> = {
   500: 'Internal error',
 };
 
+/** `AceError.error` for each kind of refusal the handlers make (the `type` of the helpers above). */
+const KIND_CATEGORIES: Readonly<Record<string, string>> = {
+  BAD_REQUEST: 'Bad request',
+  FORBIDDEN: 'Forbidden',
+  NOT_FOUND: 'Not found',
+  CONFLICT: 'Already exists',
+};
+
 export function aceErrorAnswer(error: SandboxHttpError): SandboxAnswer {
   return {
     status: error.status,
-    body: { error: ACE_CATEGORIES[error.status] ?? 'Internal error', message: error.message },
+    body: { error: KIND_CATEGORIES[error.type] ?? ACE_CATEGORIES[error.status] ?? 'Internal error', message: error.message },
     ...(error.headers === undefined ? {} : { headers: { ...error.headers } }),
   };
 }

@@ -1,0 +1,143 @@
+/**
+ * A user's own wallets and channels, planted at creation and after every
+ * reset (`createSandbox({ seed: { channels } })`). Checked once, with the
+ * spec's request rules plus what the API itself would refuse (names taken,
+ * unknown networks and channels), so a seed the API could not have produced
+ * is refused up front.
+ */
+import { SandboxUsageError } from '../errors.js';
+import { SandboxHttpError } from '../types.js';
+import { addressOf } from './hex.js';
+import { seconds, type Channel, type CreateChannel, type CreateWallet, type Wallet } from './model.js';
+import { findNetwork } from './networks.js';
+import { CREATE_CHANNEL, CREATE_WALLET, UUID } from './request-schemas.js';
+import { check, type Rule } from './schema-check.js';
+import type { ChannelsWorld } from './state.js';
+
+/** Statuses a seeded wallet may have: settled ones, since no deployment runs for it. */
+const SEEDED_WALLET_STATUSES = ['deployed', 'failed', 'archived'] as const;
+
+/** A wallet as seeded: what `POST /wallets` takes, plus its ID and status. */
+export type SeedWallet = CreateWallet & {
+  /** A UUID (stored lowercase). Default: a fresh one, the same after every `reset()`. */
+  wallet_id?: string;
+  /** Default `deployed`. */
+  status?: (typeof SEEDED_WALLET_STATUSES)[number];
+};
+
+/** A channel as seeded: what `POST /channels` takes, plus its ID and status. */
+export type SeedChannel = CreateChannel & {
+  /** A UUID (stored lowercase). Default: a fresh one, the same after every `reset()`. */
+  channel_id?: string;
+  /** Default `active`. */
+  status?: Channel['status'];
+};
+
+/**
+ * The channels API's seed. A wallet's `status_channel_id` must name a seeded
+ * channel; names are unique per kind, as the API keeps them. The address of
+ * a seeded wallet is derived from its ID, as for a created one.
+ */
+export interface ChannelsSeed {
+  wallets?: readonly SeedWallet[];
+  channels?: readonly SeedChannel[];
+}
+
+/** Checked records with their IDs, without `created_at` (the time they are planted). */
+export interface PreparedChannelsSeed {
+  wallets: readonly Omit<Wallet, 'created_at'>[];
+  channels: readonly Omit<Channel, 'created_at'>[];
+}
+
+const uuid: Rule = { kind: 'string', pattern: UUID, what: 'a UUID' };
+const createWallet = CREATE_WALLET as Extract<Rule, { kind: 'object' }>;
+const createChannel = CREATE_CHANNEL as Extract<Rule, { kind: 'object' }>;
+const SEED_WALLET: Rule = {
+  ...createWallet,
+  properties: { ...createWallet.properties, wallet_id: uuid, status: { kind: 'string', values: SEEDED_WALLET_STATUSES } },
+};
+const SEED_CHANNEL: Rule = {
+  ...createChannel,
+  properties: { ...createChannel.properties, channel_id: uuid, status: { kind: 'string', values: ['active', 'archived'] } },
+};
+const SEED: Rule = {
+  kind: 'object',
+  closed: true,
+  properties: { wallets: { kind: 'array', items: SEED_WALLET }, channels: { kind: 'array', items: SEED_CHANNEL } },
+};
+
+const PATH = 'seed.channels';
+
+export function prepareChannelsSeed(seed: unknown): PreparedChannelsSeed {
+  if (seed === undefined) return { wallets: [], channels: [] };
+  try {
+    check(SEED, seed, PATH);
+  } catch (error) {
+    // The request checker speaks in 400s; here the same finding is a misuse of createSandbox().
+    if (error instanceof SandboxHttpError) throw refuse(error.message);
+    throw error;
+  }
+  const given = seed as ChannelsSeed;
+  const channels = (given.channels ?? []).map((channel): Omit<Channel, 'created_at'> => ({
+    channel_id: (channel.channel_id ?? crypto.randomUUID()).toLowerCase(),
+    name: channel.name,
+    ...(channel.description ? { description: channel.description } : {}),
+    status: channel.status ?? 'active',
+  }));
+  unique(channels, 'channel_id', 'channels');
+  unique(channels, 'name', 'channels');
+  const channelIds = new Set(channels.map((channel) => channel.channel_id));
+
+  const wallets = (given.wallets ?? []).map((wallet, index): Omit<Wallet, 'created_at'> => {
+    const at = `${PATH}.wallets[${index}]`;
+    if (findNetwork(wallet.chain_selector) === undefined) throw refuse(`${at}.chain_selector: ${wallet.chain_selector} is not a network of the sandbox`);
+    const statusChannel = wallet.status_channel_id?.toLowerCase();
+    if (statusChannel !== undefined && !channelIds.has(statusChannel)) {
+      throw refuse(`${at}.status_channel_id: ${statusChannel} is not a seeded channel (seed it under seed.channels.channels)`);
+    }
+    const walletId = (wallet.wallet_id ?? crypto.randomUUID()).toLowerCase();
+    // A copy of each array and object: the user's seed may change later, the sandbox's may not.
+    return structuredClone({
+      wallet_id: walletId,
+      name: wallet.name,
+      ...(wallet.description ? { description: wallet.description } : {}),
+      address: addressOf('wallet', walletId),
+      wallet_owner_address: wallet.wallet_owner_address,
+      chain_selector: wallet.chain_selector,
+      wallet_type: wallet.wallet_type,
+      status: wallet.status ?? 'deployed',
+      ...(statusChannel === undefined ? {} : { status_channel_id: statusChannel }),
+      allowed_rsa_signers: wallet.allowed_rsa_signers ?? [],
+      allowed_ecdsa_signers: wallet.allowed_ecdsa_signers ?? [],
+      configuration: wallet.configuration ?? {},
+    });
+  });
+  unique(wallets, 'wallet_id', 'wallets');
+  unique(wallets, 'name', 'wallets');
+  return { wallets, channels };
+}
+
+/** Puts the seeded records into a world with empty stores, each a fresh copy dated now. */
+export function plantChannelsSeed(world: ChannelsWorld, seed: PreparedChannelsSeed): void {
+  const createdAt = seconds(world.clock.now());
+  for (const channel of seed.channels) {
+    world.state.channels.set(channel.channel_id, { channel: { ...channel, created_at: createdAt }, watcherIds: [], operationIds: [], queryIds: [] });
+    world.state.events.open(channel.channel_id);
+  }
+  for (const wallet of seed.wallets) {
+    world.state.wallets.set(wallet.wallet_id, { wallet: { ...structuredClone(wallet), created_at: createdAt }, failsDeploy: false });
+  }
+}
+
+/** The API keeps names (and IDs) unique: a seed that repeats one could not exist. */
+function unique<T extends Record<K, string>, K extends string>(records: readonly T[], key: K, kind: 'wallets' | 'channels'): void {
+  const seen = new Set<string>();
+  records.forEach((record, index) => {
+    if (seen.has(record[key])) throw refuse(`${PATH}.${kind}[${index}].${key}: '${record[key]}' is already taken by an earlier one`);
+    seen.add(record[key]);
+  });
+}
+
+function refuse(problem: string): SandboxUsageError {
+  return new SandboxUsageError(`createSandbox(): ${problem}`);
+}
