@@ -2,7 +2,11 @@
 // (test/runtimes/support/user-script.mjs): every entry imported, a signed GET
 // and a signed bulk request accepted by a server that verifies the HMAC, a
 // wrong secret refused, reports of every schema version decoded exactly as
-// viem decodes them, a typed ApiError, and `paginate` across two pages.
+// viem decodes them, a typed ApiError, `paginate` across two pages, and the
+// sandbox entry in process (a wallet created and read back, a report found by
+// discovery and decoded). Node, Bun and Deno also stream reports live from a
+// sandbox listening here; workerd and edge-runtime, whose WebSocket sends no
+// headers, get the stream's typed error instead.
 //
 // The package is packed and installed once; each runtime then runs the same
 // script against its own local server. A runtime that cannot start fails its
@@ -19,6 +23,7 @@ import { API_VERSION as STREAMS } from '../../generated/operations/streams.js';
 import { REPORT_SCAN_WASM } from '../../generated/wasm/report-scan.js';
 import { nodeBinaries, type NodeBinary } from './support/node-versions.js';
 import { reportFixtures, type ReportFixture } from './support/report-fixtures.js';
+import { FIRST_DISCOVERED_FEED_ID, LIVE_FEED_ID, sandboxReport, startLiveSandbox, type LiveSandbox } from './support/live-sandbox.js';
 import { createRuntimeProject } from './support/runtime-project.js';
 import {
   bundle,
@@ -53,19 +58,67 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-async function runWithServer(runner: Runner): Promise<{ run: RuntimeRun; server: VerifyingServer }> {
+interface RunResult {
+  run: RuntimeRun;
+  server: VerifyingServer;
+  /** Whether the runtime streamed reports live from a listening sandbox (else it must refuse to, typed). */
+  streamsLive: boolean;
+}
+
+async function runWithServer(runner: Runner, streamsLive = false): Promise<RunResult> {
   const server = await startVerifyingServer(fixtures);
+  let live: LiveSandbox | undefined;
   try {
-    return { run: await runner(project, server.origin), server };
+    if (streamsLive) live = await startLiveSandbox();
+    return { run: await runner(project, server.origin, live?.target), server, streamsLive };
   } finally {
-    await server.close();
+    await Promise.all([server.close(), live?.close()]);
   }
 }
 
+interface SandboxReportCheck {
+  feedID: string;
+  observationsTimestamp: number;
+  fullReport: string;
+  decoded: string;
+}
+
+/** The sandbox's report of that stream and second, decoded as Node decodes it (not just any report that decodes). */
+const sandboxReportOf = (feedID: string, { observationsTimestamp }: { observationsTimestamp: number }) => ({
+  feedID,
+  observationsTimestamp,
+  ...sandboxReport(feedID, observationsTimestamp),
+});
+
+/** The live stream: two reports of the stream, in order, those the sandbox published; or, where it cannot run, the typed error. */
+function expectLiveStream(expect: ExpectStatic, { run, streamsLive }: RunResult): void {
+  const liveStream = run.checks.liveStream as { reports?: SandboxReportCheck[] };
+  if (!streamsLive) {
+    expect(liveStream).toEqual({
+      name: 'ReportStreamUnsupportedError',
+      isSdkError: true,
+      unsupported: true,
+      message: expect.stringContaining("this runtime's WebSocket cannot send the signed headers the service requires"),
+    });
+    return;
+  }
+  const reports = liveStream.reports ?? [];
+  expect(liveStream).toEqual({
+    listed: { origins: ['001', '002'], discovered: true },
+    connected: expect.arrayContaining([expect.stringMatching(/^00[12]$/)]),
+    reports: reports.map((report) => sandboxReportOf(LIVE_FEED_ID, report)),
+    skipped: 0,
+  });
+  expect(reports.length, 'two reports within 5 s').toBe(2);
+  expect(reports[1]!.observationsTimestamp).toBeGreaterThan(reports[0]!.observationsTimestamp);
+}
+
 /** What the user script must report in every runtime, and what the server must have seen. */
-function expectEveryCheck(expect: ExpectStatic, { run, server }: { run: RuntimeRun; server: VerifyingServer }): void {
+function expectEveryCheck(expect: ExpectStatic, result: RunResult): void {
+  const { run, server } = result;
   const everyVersion = Object.fromEntries(fixtures.map((f) => [f.version, 'matches viem']));
   const v3 = fixtures.find((f) => f.version === 'V3')!;
+  const sandboxLatest = (run.checks.sandbox as { latest?: SandboxReportCheck } | undefined)?.latest;
   expect(run.checks).toEqual({
     entries: {
       channels: CHANNELS,
@@ -88,7 +141,18 @@ function expectEveryCheck(expect: ExpectStatic, { run, server }: { run: RuntimeR
       narrowed: true,
     },
     paginated: WALLET_NAMES,
+    sandbox: {
+      wallet: { sameId: true, name: 'runtime-wallet', chain_selector: '16015286601757825753' },
+      latest:
+        sandboxLatest === undefined
+          ? 'the latest report'
+          : { ...sandboxReportOf(FIRST_DISCOVERED_FEED_ID, sandboxLatest), sameFeed: true, sameTime: true },
+    },
+    liveStream: expect.anything(),
   });
+  // The in-process sandbox runs with real time: its latest report is of about now.
+  expect(Math.abs(sandboxLatest!.observationsTimestamp - Date.now() / 1000)).toBeLessThan(120);
+  expectLiveStream(expect, result);
   // The signatures the server checked: the two requests signed with the secret passed, the other did not.
   expect(server.signed).toEqual([
     { method: 'GET', target: `/api/v1/reports/latest?feedID=${v3.feedID}`, accepted: true },
@@ -108,12 +172,15 @@ interface RuntimeCase {
   runner: () => Promise<Runner>;
   /** What the runtime says it is. */
   expectedRuntime: () => Promise<string>;
+  /** Its WebSocket can send the signed headers: it streams reports live (Node through `ws`, Bun and Deno natively). */
+  streamsLive: boolean;
 }
 
 const installedNode = (name: string): RuntimeCase => ({
   name: `Node ${name.slice('node'.length)}`,
   runner: async () => nodeRunner((await nodes)[name]!.path),
   expectedRuntime: async () => `Node ${(await nodes)[name]!.version}`,
+  streamsLive: true,
 });
 
 const RUNTIMES: RuntimeCase[] = [
@@ -121,19 +188,20 @@ const RUNTIMES: RuntimeCase[] = [
     name: `Node ${process.versions.node.split('.')[0]} (running the tests)`,
     runner: async () => nodeRunner(process.execPath),
     expectedRuntime: async () => `Node ${process.versions.node}`,
+    streamsLive: true,
   },
   installedNode('node22'),
   installedNode('node24'),
-  { name: 'Bun', runner: async () => bunRunner, expectedRuntime: async () => `Bun ${versionOf('bun')}` },
-  { name: 'Deno', runner: async () => denoRunner, expectedRuntime: async () => `Deno ${versionOf('deno')}` },
-  { name: 'workerd (miniflare)', runner: async () => workerdRunner(), expectedRuntime: async () => 'workerd' },
-  { name: 'edge-runtime', runner: async () => edgeRuntimeRunner, expectedRuntime: async () => 'edge-runtime' },
+  { name: 'Bun', runner: async () => bunRunner, expectedRuntime: async () => `Bun ${versionOf('bun')}`, streamsLive: true },
+  { name: 'Deno', runner: async () => denoRunner, expectedRuntime: async () => `Deno ${versionOf('deno')}`, streamsLive: true },
+  { name: 'workerd (miniflare)', runner: async () => workerdRunner(), expectedRuntime: async () => 'workerd', streamsLive: false },
+  { name: 'edge-runtime', runner: async () => edgeRuntimeRunner, expectedRuntime: async () => 'edge-runtime', streamsLive: false },
 ];
 
 describe.concurrent('the packed package, run by a user script', () => {
   for (const runtime of RUNTIMES) {
     it(`in ${runtime.name}`, { timeout: 120_000 }, async ({ expect }) => {
-      const result = await runWithServer(await runtime.runner());
+      const result = await runWithServer(await runtime.runner(), runtime.streamsLive);
       expect(result.run.runtime).toBe(await runtime.expectedRuntime());
       expectEveryCheck(expect, result);
       // WebAssembly scans the reports in every one of them (workerd: the .wasm module of the `workerd` condition).

@@ -3,6 +3,9 @@
 // against the spec (status, content type, schema) and every poll followed to
 // its final status. The report API's requests are signed by a small relay
 // with the SDK's own HMAC authorizer: a workflow cannot compute signatures.
+// Each source description of a file is pointed at its API on the listener
+// (`--server <name>=<url>`); the reporting flow has two, as it reads what it
+// first deploys through the coordinator.
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +15,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hmacAuthorizer } from '../../src/core/auth.js';
 import { createSandbox, type Sandbox, type SandboxListener } from '../../src/sandbox/index.js';
+import { SANDBOX_POLICY_IDS } from '../../src/sandbox/policy/index.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -57,10 +61,16 @@ interface RespectResult {
   workflows: { workflowId: string; status: string }[];
 }
 
-/** Runs one Arazzo file; resolves with each workflow's status, or fails with respect's output. */
-async function respect(file: string, server: string, inputs: Record<string, string | number>): Promise<RespectResult> {
-  const report = join(results, `respect-${server}.json`);
-  const args = [redocly, 'respect', join(root, file), '--server', `${server}=${serverUrls()[server]}`, '-J', report];
+/**
+ * Runs one Arazzo file, each of `servers` (its source descriptions' names)
+ * pointed at the sandbox; resolves with each workflow's status, or fails with
+ * respect's output.
+ */
+async function respect(file: string, servers: string | string[], inputs: Record<string, string | number>): Promise<RespectResult> {
+  const names = typeof servers === 'string' ? [servers] : servers;
+  const report = join(results, `respect-${names.join('-')}.json`);
+  const args = [redocly, 'respect', join(root, file), '-J', report];
+  for (const server of names) args.push('--server', `${server}=${serverUrls()[server]}`);
   for (const [name, value] of Object.entries(inputs)) args.push('--input', `${name}=${value}`);
   try {
     await run(process.execPath, args, { cwd: root, timeout: 90_000 });
@@ -73,7 +83,13 @@ async function respect(file: string, server: string, inputs: Record<string, stri
 }
 
 function serverUrls(): Record<string, string> {
-  return { channels: listener.baseUrls.channels, evaluation: `${listener.url}/v1/evaluation`, streams: relayUrl };
+  return {
+    channels: listener.baseUrls.channels,
+    coordinator: `${listener.baseUrls.policy}/v1`,
+    evaluation: `${listener.baseUrls.policy}/v1/evaluation`,
+    reporting: `${listener.baseUrls.policy}/v1/reporting`,
+    streams: relayUrl,
+  };
 }
 
 describe('Arazzo flows under redocly respect, against the sandbox', () => {
@@ -96,5 +112,19 @@ describe('Arazzo flows under redocly respect, against the sandbox', () => {
     const startTimestamp = Math.floor(sandbox.clock.now() / 1000) - 120;
     const { workflows } = await respect('openapi/streams/flows.arazzo.yaml', 'streams', { startTimestamp });
     expect(workflows).toEqual([{ workflowId: 'reportPageWalk', status: 'success' }]);
+  }, 120_000);
+
+  it('policy coordinator: a policy engine created, listed across pages, renamed, archived', async () => {
+    const { workflows } = await respect('openapi/policy-coordinator/flows.arazzo.yaml', 'coordinator', { apiKey: sandbox.credentials.policy.apiKey });
+    expect(workflows).toEqual([{ workflowId: 'policyEngineLifecycle', status: 'success' }]);
+  }, 120_000);
+
+  it('policy reporting: a policy deployed through the coordinator, paged with page_token, read as_of', async () => {
+    const { workflows } = await respect('openapi/policy-reporting/flows.arazzo.yaml', ['coordinator', 'reporting'], {
+      apiKey: sandbox.credentials.policy.apiKey,
+      policyEngineId: SANDBOX_POLICY_IDS.policyEngine,
+      policyImplementationId: SANDBOX_POLICY_IDS.pausePolicyImplementation,
+    });
+    expect(workflows).toEqual([{ workflowId: 'policyPagesAsOf', status: 'success' }]);
   }, 120_000);
 });

@@ -4,11 +4,15 @@
 // bundled script, as their deploy tools build it. Each runner returns what the
 // script printed, parsed, and throws with the runtime's own output when it
 // cannot start or the script fails: a runtime that does not run is a failure.
+// The processes also get the listening sandbox to stream reports live from
+// (`live`, a second argument as JSON); the bundled runtimes cannot stream
+// (their WebSocket sends no headers) and are not given one.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { isolatedEnv } from '../../support/working-tree.js';
+import type { LiveStreamTarget } from './user-script.mjs';
 
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -23,7 +27,11 @@ export interface RuntimeRun {
   checks: Record<string, unknown>;
 }
 
-export type Runner = (project: string, origin: string) => Promise<RuntimeRun>;
+/** Runs the user script against the verifying server at `origin`, and streams from `live` when the runtime takes it. */
+export type Runner = (project: string, origin: string, live?: LiveStreamTarget) => Promise<RuntimeRun>;
+
+/** run.mjs's arguments. */
+const runArgs = (origin: string, live: LiveStreamTarget | undefined) => ['run.mjs', origin, ...(live === undefined ? [] : [JSON.stringify(live)])];
 
 const PROCESS_TIMEOUT_MS = 60_000;
 
@@ -71,14 +79,14 @@ function parseRun(output: string, what: string): RuntimeRun {
 /** `node run.mjs` on the given Node binary. */
 export const nodeRunner =
   (nodeBinary: string): Runner =>
-  async (project, origin) =>
-    parseRun(await runProcess(nodeBinary, ['run.mjs', origin], project), nodeBinary);
+  async (project, origin, live) =>
+    parseRun(await runProcess(nodeBinary, runArgs(origin, live), project), nodeBinary);
 
-export const bunRunner: Runner = async (project, origin) => parseRun(await runProcess(bin('bun'), ['run.mjs', origin], project), 'bun');
+export const bunRunner: Runner = async (project, origin, live) => parseRun(await runProcess(bin('bun'), runArgs(origin, live), project), 'bun');
 
-export const denoRunner: Runner = async (project, origin) =>
+export const denoRunner: Runner = async (project, origin, live) =>
   parseRun(
-    await runProcess(bin('deno'), ['run', '--allow-net=127.0.0.1', 'run.mjs', origin], project, { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }),
+    await runProcess(bin('deno'), ['run', '--allow-net=127.0.0.1', ...runArgs(origin, live)], project, { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }),
     'deno',
   );
 

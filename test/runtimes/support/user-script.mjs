@@ -1,13 +1,17 @@
 // A user's script, run unchanged in every runtime of test/runtimes against the
 // installed package: every entry imported, signed report requests, every
-// report version decoded, a typed error, a two-page walk.
+// report version decoded, a typed error, a two-page walk, the in-process
+// sandbox, and the live report stream (or, where it cannot run, its typed
+// error).
 //
 // Plain JavaScript, so each runtime runs it as it is (workerd and
 // edge-runtime after bundling). Everything it needs comes from the local
-// server at `origin` (GET /fixtures), and everything it returns is JSON.
+// server at `origin` (GET /fixtures) and, for the live stream, from the
+// listening sandbox `live` names; everything it returns is JSON.
 import * as channels from '@ourteam/service-sdk/channels';
 import * as policy from '@ourteam/service-sdk/policy';
 import * as reportDecoder from '@ourteam/service-sdk/report-decoder';
+import * as sandboxEntry from '@ourteam/service-sdk/sandbox';
 import * as streams from '@ourteam/service-sdk/streams';
 import { canonical } from './canonical.mjs';
 
@@ -29,7 +33,95 @@ function describeError(error) {
   };
 }
 
-export async function runChecks(origin) {
+const SEPOLIA = '16015286601757825753';
+
+/**
+ * The sandbox entry's core, in process (no `listen()`, which needs Node): a
+ * wallet created and read back through `sandbox.fetch`, and the latest report
+ * of the first stream discovery lists, decoded.
+ */
+async function sandboxChecks() {
+  const sandbox = sandboxEntry.createSandbox();
+  try {
+    const wallets = channels.createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch: sandbox.fetch });
+    const created = await channels.unwrap(
+      wallets.POST('/wallets', {
+        body: { name: 'runtime-wallet', wallet_owner_address: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2', chain_selector: SEPOLIA, wallet_type: 'ecdsa' },
+      }),
+    );
+    const read = await channels.unwrap(wallets.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: created.wallet_id } } }));
+    const reports = streams.createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch, retry: false });
+    const [stream] = await streams.listStreams(reports);
+    const latest = await streams.getLatestReport(reports, stream.feedID, { decode: true });
+    return {
+      wallet: { sameId: read.wallet_id === created.wallet_id, name: read.name, chain_selector: read.chain_selector },
+      latest: {
+        feedID: latest.feedID,
+        observationsTimestamp: latest.observationsTimestamp,
+        sameFeed: latest.decoded.feedId.toLowerCase() === stream.feedID.toLowerCase(),
+        sameTime: latest.decoded.observationsTimestamp === latest.observationsTimestamp,
+        fullReport: latest.fullReport,
+        decoded: canonical(latest.decoded),
+      },
+    };
+  } finally {
+    sandbox.close();
+  }
+}
+
+/**
+ * `live`: the listening sandbox's streams REST URL, WebSocket URL,
+ * credentials and one stream. Two reports of it streamed with `decode: true`
+ * (5 s at most, then the loop ends with what came), each with its decoding,
+ * the origins `HEAD /` listed and those that connected.
+ */
+async function liveStreamChecks(live) {
+  const client = streams.createStreamsClient({ apiKey: live.apiKey, apiSecret: live.apiSecret, baseUrl: live.streamsUrl, retry: false });
+  let listed;
+  const connected = new Set();
+  const received = [];
+  const stream = streams.streamReports(client, [live.feedID], {
+    wsUrl: live.wsUrl,
+    decode: true,
+    signal: AbortSignal.timeout(5_000),
+    onStatus: (event) => {
+      if (event.type === 'origins') listed = { origins: event.origins, discovered: event.discovered };
+      if (event.type === 'connected') connected.add(event.origin);
+    },
+  });
+  for await (const report of stream) {
+    received.push({
+      feedID: report.feedID,
+      observationsTimestamp: report.observationsTimestamp,
+      fullReport: report.fullReport,
+      decoded: canonical(report.decoded),
+    });
+    if (received.length === 2) break;
+  }
+  return { listed, connected: [...connected].sort(), reports: received, skipped: stream.stats.skipped };
+}
+
+/** Where no WebSocket can send the signed headers: the stream fails, typed, before it connects anywhere. */
+async function unsupportedStreamCheck(origin, credentials, feedID) {
+  const client = streams.createStreamsClient({ ...credentials, baseUrl: origin, retry: false });
+  const stream = streams.streamReports(client, [feedID], { wsUrl: origin.replace(/^http/, 'ws') });
+  try {
+    await stream.next();
+    return 'streamed';
+  } catch (error) {
+    return {
+      name: error?.name,
+      isSdkError: error instanceof streams.SdkError,
+      unsupported: error instanceof streams.ReportStreamUnsupportedError,
+      message: error?.message,
+    };
+  } finally {
+    await stream.close();
+  }
+}
+
+/** `live`, where the runtime can stream: see liveStreamChecks; without it, the typed error is expected. */
+export async function runChecks(origin, live) {
   const fixtures = await (await fetch(`${origin}/fixtures`)).json();
   const { streamsCredentials, channelsApiKey, reports, missingWalletId } = fixtures;
   const expectedOf = Object.fromEntries(reports.map((r) => [r.feedID, r.expected]));
@@ -83,6 +175,9 @@ export async function runChecks(origin) {
   const names = [];
   for await (const wallet of channels.paginate(wallets, '/wallets', { pageSize: 2 })) names.push(wallet.name);
   out.paginated = names;
+
+  out.sandbox = await sandboxChecks();
+  out.liveStream = live === undefined ? await unsupportedStreamCheck(origin, streamsCredentials, v3.feedID) : await liveStreamChecks(live);
 
   return out;
 }
