@@ -124,6 +124,18 @@ export function codeSample(api, doc, method, path, operation, pathItem = {}) {
       '}',
     ].join('\n');
   }
+  if (api === 'streams' && operation.operationId === 'getStreamOrigins') {
+    // Served by the WebSocket host, not the REST one, and answered in a header, not a body.
+    const wsHost = operation.servers?.[0]?.url ?? pathItem.servers?.[0]?.url ?? 'https://ws.testnet-dataengine.chain.link';
+    return [
+      `import { createStreamsClient } from '@ourteam/service-sdk/streams';`,
+      '',
+      client.create,
+      '// streamReports reads these itself; this is the request it makes.',
+      `const { response } = await streams.HEAD('/', { baseUrl: ${quote(wsHost)} });`,
+      "console.log(response.headers.get('X-Cll-Available-Origins')); // e.g. {001,002}",
+    ].join('\n');
+  }
   const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(doc, p));
   const groups = {};
   for (const parameter of parameters) {

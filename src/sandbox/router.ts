@@ -6,6 +6,7 @@ import { operations as streamsOperations } from '../../generated/operations/stre
 import { CHANNELS_DEFAULT_BASE_URL } from '../channels/client.js';
 import { POLICY_DEFAULT_HOST } from '../policy/client.js';
 import { STREAMS_BASE_URLS } from '../streams/client.js';
+import { STREAMS_WS_URLS } from '../streams/report-stream/options.js';
 import type { SandboxApi } from './types.js';
 
 /** The operation tables generated from the specs: the sandbox routes from the same source as the clients. */
@@ -26,7 +27,8 @@ const OPERATION_TABLES: Record<SandboxApi, Record<string, { method: string; path
  */
 export const DEFAULT_BASE_URLS: Record<SandboxApi, readonly string[]> = {
   channels: [CHANNELS_DEFAULT_BASE_URL],
-  streams: [STREAMS_BASE_URLS.testnet, STREAMS_BASE_URLS.mainnet],
+  // The WebSocket hosts too, over HTTPS: their signed `HEAD /` (getStreamOrigins) is an operation of this spec.
+  streams: [STREAMS_BASE_URLS.testnet, STREAMS_BASE_URLS.mainnet, ...Object.values(STREAMS_WS_URLS).map((url) => url.replace(/^wss:/, 'https:'))],
   'policy-coordinator': [`${POLICY_DEFAULT_HOST}/v1`],
   'policy-evaluation': [`${POLICY_DEFAULT_HOST}/v1/evaluation`],
   'policy-reporting': [`${POLICY_DEFAULT_HOST}/v1/reporting`],

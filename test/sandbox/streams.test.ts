@@ -203,6 +203,17 @@ describe('reports', () => {
   });
 });
 
+describe('origins of the WebSocket host', () => {
+  it.each(['https://ws.testnet-dataengine.chain.link', 'https://ws.dataengine.chain.link'])(
+    'a signed HEAD / at %s, the default WebSocket host, lists the origins that are up',
+    async (wsHost) => {
+      const { response } = await client.HEAD('/' as never, { baseUrl: wsHost } as never);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-Cll-Available-Origins')).toBe(`{${sandbox.streamOrigins.up().join(',')}}`);
+    },
+  );
+});
+
 describe('bulk', () => {
   it('200 with one report per stream when all have data', async () => {
     const t = nowSeconds() - 60;
