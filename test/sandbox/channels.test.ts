@@ -26,10 +26,10 @@ import {
   type Operation,
   type OperationStatus,
 } from '../../src/channels/index.js';
-import { ApiError } from '../../src/core/errors.js';
 import { createSandbox, type AnswerValidator, type Sandbox } from '../../src/sandbox/index.js';
 import { operationIdsOf } from '../../src/sandbox/router.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
+import { apiError } from '../support/api-error.js';
 
 // The channels API's behaviour in the sandbox, through the SDK's own client
 // and helpers. Every answer is checked against the bundle (sandboxValidator),
@@ -90,14 +90,6 @@ function steppingClient(stepMs = 50): ChannelsClient {
   return createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch, retry: false });
 }
 
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const caught = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(caught).toBeInstanceOf(ApiError);
-  return caught as ApiError;
-}
 
 async function pollFailure(promise: Promise<unknown>): Promise<PollFailedError> {
   const caught = await promise.then(

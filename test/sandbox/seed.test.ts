@@ -6,9 +6,9 @@
 // field, at createSandbox(), never a sandbox that quietly lacks a record.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChannelsClient, createOperation, unwrap, type ChannelsClient, type ChannelsComponents } from '../../src/channels/index.js';
-import { ApiError } from '../../src/core/errors.js';
 import { createSandbox, SandboxUsageError, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
+import { apiError } from '../support/api-error.js';
 
 type CreateWallet = ChannelsComponents['schemas']['CreateWallet'];
 
@@ -42,14 +42,6 @@ function start(seed: SandboxOptions['seed']): { sandbox: Sandbox; channels: Chan
   return { sandbox, channels: createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch: sandbox.fetch, retry: false }) };
 }
 
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const caught = await promise.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  expect(caught).toBeInstanceOf(ApiError);
-  return caught as ApiError;
-}
 
 const walletIds = async (channels: ChannelsClient) => (await unwrap(channels.GET('/wallets'))).data.map((wallet) => wallet.wallet_id);
 

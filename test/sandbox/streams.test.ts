@@ -1,7 +1,6 @@
 import { decodeReport as vendorDecodeReport } from '@chainlink/data-streams-sdk';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/core/errors.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { SANDBOX_STREAMS, findStream, type CatalogStream } from '../../src/sandbox/streams/index.js';
 import {
@@ -19,6 +18,7 @@ import {
   type StreamsClient,
 } from '../../src/streams/index.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
+import { apiError } from '../support/api-error.js';
 
 // The report API's behaviour in the sandbox, through the SDK's own client and
 // helpers. Every answer is checked against the bundle (sandboxValidator), and
@@ -73,14 +73,6 @@ async function signedGet(target: string, timestamp = Date.now(), signedTarget = 
   return { status: response.status, body: await response.json() };
 }
 
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe('reports', () => {
   it('latest: the report of the current second, with the documented price, read by both decoders', async () => {
