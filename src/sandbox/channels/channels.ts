@@ -13,7 +13,7 @@ import { LIMITS, list, nameFilter, pageItems, pageOf } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
 import { CREATE_CHANNEL, PATCH_CHANNEL } from './request-schemas.js';
 import { check } from './schema-check.js';
-import type { ChannelsWorld, StoredChannel } from './state.js';
+import { storeChannel, type ChannelsWorld, type StoredChannel } from './state.js';
 
 /** Watchers in these statuses are still deployed (or about to be), so their channel cannot be archived. */
 const BLOCKING_WATCHER_STATUSES: readonly WatcherStatus[] = ['pending', 'active', 'archiving', 'archive_failed'];
@@ -40,8 +40,7 @@ export function createChannelHandlers(world: ChannelsWorld): Handlers {
         status: 'active',
         created_at: seconds(world.clock.now()),
       };
-      state.channels.set(channel.channel_id, { channel, watcherIds: [], operationIds: [], queryIds: [] });
-      state.events.open(channel.channel_id);
+      storeChannel(state, channel);
       return { status: 201, body: channel };
     },
 

@@ -12,7 +12,7 @@ import { seconds, type Channel, type CreateChannel, type CreateWallet, type Wall
 import { findNetwork } from './networks.js';
 import { CREATE_CHANNEL, CREATE_WALLET, UUID } from './request-schemas.js';
 import { check, type Rule } from './schema-check.js';
-import type { ChannelsWorld } from './state.js';
+import { storeChannel, type ChannelsWorld } from './state.js';
 
 /** Statuses a seeded wallet may have: settled ones, since no deployment runs for it. */
 const SEEDED_WALLET_STATUSES = ['deployed', 'failed', 'archived'] as const;
@@ -121,8 +121,7 @@ export function prepareChannelsSeed(seed: unknown): PreparedChannelsSeed {
 export function plantChannelsSeed(world: ChannelsWorld, seed: PreparedChannelsSeed): void {
   const createdAt = seconds(world.clock.now());
   for (const channel of seed.channels) {
-    world.state.channels.set(channel.channel_id, { channel: { ...channel, created_at: createdAt }, watcherIds: [], operationIds: [], queryIds: [] });
-    world.state.events.open(channel.channel_id);
+    storeChannel(world.state, { ...channel, created_at: createdAt });
   }
   for (const wallet of seed.wallets) {
     world.state.wallets.set(wallet.wallet_id, { wallet: { ...structuredClone(wallet), created_at: createdAt }, failsDeploy: false });

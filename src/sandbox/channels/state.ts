@@ -55,6 +55,12 @@ export interface ChannelsState {
   events: EventLog;
 }
 
+/** Stores a channel with empty lists and opens its event stream: what creating one and seeding one both do. */
+export function storeChannel(state: ChannelsState, channel: Channel): void {
+  state.channels.set(channel.channel_id, { channel, watcherIds: [], operationIds: [], queryIds: [] });
+  state.events.open(channel.channel_id);
+}
+
 export interface ChannelsWorld {
   readonly state: ChannelsState;
   readonly clock: SandboxClock;
