@@ -3,6 +3,7 @@ import type { Authorizer } from './auth.js';
 import { ConfigurationError, InvalidResponseBodyError, type OperationRef } from './errors.js';
 import { baseUrlOption, durationOption, headersOption, headerValueOption } from './options.js';
 import { resolveRetryOptions, type RetryOptions } from './retry.js';
+import { RequestNotingSignal } from './sdk-request.js';
 import { createTransport, type FetchLike } from './transport.js';
 
 /** Options every client accepts. */
@@ -140,6 +141,7 @@ export function createApiClient<Paths extends {}>(options: CommonClientOptions, 
   const client = createClient<Paths>({
     baseUrl,
     fetch: transport,
+    Request: RequestNotingSignal,
     // The transport follows redirects itself, within the origin only.
     redirect: 'manual',
     headers: { ...headers, 'User-Agent': userAgent, ...setup.authHeaders },

@@ -1,4 +1,4 @@
-import { startTimer } from './timer.js';
+import { monotonicNow, sharedDeadlines, type DueEntry } from './deadline-timer.js';
 
 /** A signal that aborts when a caller's signal does or when time runs out; `clear()` releases both. */
 export interface Deadline {
@@ -58,63 +58,4 @@ class TimedAbort implements Deadline, DueEntry {
     this.#timedOut = true;
     this.#controller.abort(this.#reason());
   }
-}
-
-interface DueEntry {
-  readonly dueAt: number;
-  fire(): void;
-}
-
-/**
- * Every pending deadline of the process shares one timer, armed for the
- * earliest. A `setTimeout`/`clearTimeout` pair per attempt measured about a
- * quarter of the client's own cost per request under load; here a request
- * adds and removes one Set entry, and the timer is re-armed only when a new
- * deadline is earlier than the armed one. The timer does not keep the
- * process alive (as `AbortSignal.timeout`'s does not): a request in flight
- * holds its own connection open.
- */
-class DeadlineSet {
-  readonly #pending = new Set<DueEntry>();
-  #armedFor = Number.POSITIVE_INFINITY;
-  #cancel: (() => void) | undefined;
-
-  add(entry: DueEntry): void {
-    if (entry.dueAt === Number.POSITIVE_INFINITY) return;
-    this.#pending.add(entry);
-    if (entry.dueAt < this.#armedFor) this.#arm(entry.dueAt);
-  }
-
-  /** Leaves the timer armed: when it fires with nothing due it re-arms for what is left, or stops. */
-  delete(entry: DueEntry): void {
-    this.#pending.delete(entry);
-  }
-
-  #arm(at: number): void {
-    this.#cancel?.();
-    this.#armedFor = at;
-    this.#cancel = startTimer(() => this.#sweep(), at - monotonicNow(), { keepAlive: false });
-  }
-
-  #sweep(): void {
-    this.#cancel = undefined;
-    this.#armedFor = Number.POSITIVE_INFINITY;
-    const now = monotonicNow();
-    let next = Number.POSITIVE_INFINITY;
-    const due: DueEntry[] = [];
-    for (const entry of this.#pending) {
-      if (entry.dueAt <= now) due.push(entry);
-      else if (entry.dueAt < next) next = entry.dueAt;
-    }
-    for (const entry of due) this.#pending.delete(entry);
-    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
-    for (const entry of due) entry.fire();
-  }
-}
-
-const sharedDeadlines = new DeadlineSet();
-
-/** Deadlines are durations: a monotonic clock, so a wall-clock jump neither fires nor delays them. */
-function monotonicNow(): number {
-  return performance.now();
 }

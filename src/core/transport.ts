@@ -1,4 +1,5 @@
 import type { Authorizer } from './auth.js';
+import { batchedDeadlineAfter } from './batched-deadline.js';
 import { deadlineAfter, type Deadline } from './deadline.js';
 import { ApiConnectionError, ApiTimeoutError, UnexpectedRedirectError, type OperationRef } from './errors.js';
 import { durationOption } from './options.js';
@@ -10,6 +11,7 @@ import {
   parseRetryAfter,
   type ResolvedRetryOptions,
 } from './retry.js';
+import { noCallerSignal } from './sdk-request.js';
 
 /** The `fetch` signature openapi-fetch calls: a prepared Request, plus its optional init extension. */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -91,6 +93,8 @@ interface CallSettings {
  */
 class Call {
   readonly userSignal: AbortSignal;
+  /** Whether the caller may abort this call (then each attempt needs a deadline of its own). */
+  readonly callerCanAbort: boolean;
   readonly retrySafe: boolean;
   readonly deadlineMs: number | undefined;
   readonly endsAt: number;
@@ -102,6 +106,7 @@ class Call {
     readonly body: string | undefined,
   ) {
     this.userSignal = request.signal;
+    this.callerCanAbort = !noCallerSignal(request);
     this.retrySafe = settings.retry.retries > 0 && isSafeToRetry(request.method, body, settings.dedupKeys);
     const own = callDeadline(request);
     this.deadlineMs = own === undefined ? settings.deadlineMs : own === NO_LIMIT ? undefined : own;
@@ -137,7 +142,12 @@ class Call {
       // The attempt's own limit, or what is left of the call's, whichever ends first.
       const byDeadline = timeoutMs === undefined || left < timeoutMs;
       const limit = byDeadline ? left : timeoutMs;
-      const deadline = limit === Number.POSITIVE_INFINITY ? undefined : deadlineAfter(userSignal, limit, attemptTimedOut);
+      const deadline =
+        limit === Number.POSITIVE_INFINITY
+          ? undefined
+          : this.callerCanAbort
+            ? deadlineAfter(userSignal, limit, attemptTimedOut)
+            : batchedDeadlineAfter(limit);
 
       let response: Response;
       try {

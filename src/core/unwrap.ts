@@ -31,9 +31,11 @@ export async function unwrap<R extends FetchResult>(result: R | Promise<R>): Pro
     throw error;
   }
   const { response } = settled;
+  // The common case, data, needs nothing more about the answer.
+  if (response.ok && settled.data !== undefined) return settled.data as DataOf<R>;
   const info = answerInfo(response);
   if (response.ok) {
-    if (settled.data === undefined && response.status !== 204 && info?.emptySuccessAllowed !== true) {
+    if (response.status !== 204 && info?.emptySuccessAllowed !== true) {
       throw new InvalidResponseBodyError(info && `${info.operation.method} ${info.operation.path}`, 'an empty body where the spec documents content');
     }
     return settled.data as DataOf<R>;

@@ -69,3 +69,53 @@ describe('a wait whose read hangs', () => {
     expect(Date.now() - started).toBeLessThan(700);
   });
 });
+
+describe('concurrent calls on a server that never answers', () => {
+  let server: Server;
+  let baseUrl = '';
+  beforeAll(async () => {
+    server = createServer(() => undefined); // holds every request
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  /** Settles with the outcome and the ms it took from `start`. */
+  const timed = (call: Promise<unknown>, start: number) =>
+    call.then(
+      () => ({ outcome: 'resolved', ms: performance.now() - start }),
+      (error: Error) => ({ outcome: error.name, ms: performance.now() - start }),
+    );
+
+  it("a caller's abort ends its own call only; the others end at their own timeoutMs, not before", async () => {
+    // Calls without a signal share their time limit's AbortSignal; a call with one must keep its own.
+    const channels = createChannelsClient({ apiKey: 'k', baseUrl, timeoutMs: 400, retry: false });
+    const controller = new AbortController();
+    const start = performance.now();
+    const first = timed(unwrap(channels.GET('/wallets')), start);
+    const aborted = timed(unwrap(channels.GET('/wallets', { signal: controller.signal })), start);
+    const last = timed(unwrap(channels.GET('/wallets')), start);
+    setTimeout(() => controller.abort(), 50);
+    expect(await within(first, 150)).toBe('still pending');
+    const abortedAt = await aborted;
+    expect(abortedAt.outcome).toBe('AbortError');
+    expect(abortedAt.ms).toBeLessThan(300);
+    for (const call of [await first, await last]) {
+      expect(call.outcome).toBe('ApiTimeoutError');
+      expect(call.ms).toBeGreaterThanOrEqual(400);
+      expect(call.ms).toBeLessThan(1_500);
+    }
+  });
+
+  it("a middleware's own Request keeps its signal", async () => {
+    const channels = createChannelsClient({ apiKey: 'k', baseUrl, timeoutMs: 30_000, retry: false });
+    const controller = new AbortController();
+    channels.use({ onRequest: ({ request }) => new Request(request, { signal: controller.signal }) });
+    const call = unwrap(channels.GET('/wallets'));
+    setTimeout(() => controller.abort(), 50);
+    expect(await within(call, 1_000)).toBe('rejected: AbortError');
+  });
+});
