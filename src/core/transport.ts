@@ -67,10 +67,17 @@ export function createTransport(options: TransportOptions): FetchLike {
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
   };
-  return async function transport(request, init) {
+  const start = (request: Request, init: RequestInit | undefined, body: string | undefined) =>
+    new Call(settings, request, init, body).attemptFrom(0);
+  return function transport(request, init) {
     // A body can be read only once; keep its text to sign it and to re-send it.
-    const body = request.body === null ? undefined : await request.text();
-    return new Call(settings, request, init, body).attemptFrom(0);
+    if (request.body !== null) return request.text().then((body) => start(request, init, body));
+    // Not an async function: a GET spares a promise. A bad option must still reject, not throw.
+    try {
+      return start(request, init, undefined);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 }
 
@@ -151,7 +158,10 @@ class Call {
 
       let response: Response;
       try {
-        response = await sendFollowingRedirects(this, deadline?.signal);
+        const attemptInit = attemptInitFor(this, deadline?.signal);
+        response = await sendFirstHop(this, attemptInit);
+        // Redirects take their own loop, so the common answer waits on one promise less.
+        if (isRedirect(response)) response = await followRedirects(this, response, attemptInit);
       } catch (error) {
         deadline?.clear();
         if (userSignal.aborted || error instanceof UnexpectedRedirectError) throw error;
@@ -206,38 +216,44 @@ function callDeadline(request: Request): number | typeof NO_LIMIT | undefined {
   return ms === 0 || ms === Number.POSITIVE_INFINITY ? NO_LIMIT : ms;
 }
 
-/**
- * Sends one attempt, following redirects within the request's origin (each
- * hop signed again for its own URL). A redirect elsewhere, or one that
- * cannot be read, is an UnexpectedRedirectError.
- */
-async function sendFollowingRedirects(call: Call, signal: AbortSignal | undefined): Promise<Response> {
-  const { request, body, init } = call;
-  const { send, authorize } = call.settings;
+/** The init of every hop of an attempt: its deadline's signal, and `redirect: 'manual'` if the Request lacks it. */
+function attemptInitFor(call: Call, signal: AbortSignal | undefined): RequestInit | undefined {
+  const { request, init } = call;
   // The clients build every Request with `redirect: 'manual'` already, which
   // spares an init object (undici copies the Request when it gets one).
   const redirect = request.redirect === 'manual' ? undefined : ({ redirect: 'manual' } as const);
-  const attemptInit: RequestInit | undefined =
-    signal === undefined ? (redirect === undefined ? init : { ...init, ...redirect }) : { ...init, signal, ...redirect };
+  if (signal === undefined) return redirect === undefined ? init : { ...init, ...redirect };
+  return { ...init, signal, ...redirect };
+}
+
+/** Sends an attempt's first hop, signed. */
+function sendFirstHop(call: Call, attemptInit: RequestInit | undefined): Promise<Response> {
+  const { request, body } = call;
+  call.settings.authorize?.(request.headers, request.method, request.url, body);
+  // A consumed Request cannot be sent again; rebuild it around the kept body text.
+  return call.settings.send(body === undefined ? request : new Request(request, { body }), attemptInit);
+}
+
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || REDIRECT_STATUSES.has(response.status);
+}
+
+/**
+ * Follows an attempt's redirects within the request's origin, each hop
+ * signed again for its own URL. A redirect elsewhere, or one that cannot be
+ * read, is an UnexpectedRedirectError.
+ */
+async function followRedirects(call: Call, first: Response, attemptInit: RequestInit | undefined): Promise<Response> {
+  const { request } = call;
+  const { send, authorize } = call.settings;
   let url = request.url;
   let method = request.method;
-  let sentBody = body;
-  for (let hop = 0; ; hop++) {
-    const headers = hop === 0 ? request.headers : new Headers(request.headers);
-    authorize?.(headers, method, url, sentBody);
-    // A consumed Request cannot be sent again; rebuild it around the kept body text.
-    const hopRequest =
-      hop === 0
-        ? sentBody === undefined
-          ? request
-          : new Request(request, { body: sentBody })
-        : new Request(url, { method, headers, body: sentBody, signal: request.signal, redirect: 'manual' });
-    const response = await send(hopRequest, attemptInit);
+  let sentBody = call.body;
+  let response = first;
+  for (let followed = 0; isRedirect(response); followed++) {
     if (response.type === 'opaqueredirect') {
       throw new UnexpectedRedirectError(call.operation(), response.status, undefined, 'a redirect this runtime does not let the SDK inspect, so it is not followed');
     }
-    if (!REDIRECT_STATUSES.has(response.status)) return response;
-
     await response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
     if (location === null || location === '') {
@@ -257,14 +273,18 @@ async function sendFollowingRedirects(call: Call, signal: AbortSignal | undefine
         'a redirect to another origin, which the SDK does not follow (credentials stay with the origin they were meant for)',
       );
     }
-    if (hop >= MAX_REDIRECTS) throw new UnexpectedRedirectError(call.operation(), response.status, shown, `more than ${MAX_REDIRECTS} redirects`);
+    if (followed >= MAX_REDIRECTS) throw new UnexpectedRedirectError(call.operation(), response.status, shown, `more than ${MAX_REDIRECTS} redirects`);
     // As fetch does: 303, and 301/302 after a POST, continue as a GET without the body.
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
       method = 'GET';
       sentBody = undefined;
     }
     url = target.href;
+    const headers = new Headers(request.headers);
+    authorize?.(headers, method, url, sentBody);
+    response = await send(new Request(url, { method, headers, body: sentBody, signal: request.signal, redirect: 'manual' }), attemptInit);
   }
+  return response;
 }
 
 function urlOrUndefined(location: string, base: string): URL | undefined {

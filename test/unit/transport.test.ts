@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hmacAuthorizer } from '../../src/core/auth.js';
-import { ApiConnectionError, ApiTimeoutError } from '../../src/core/errors.js';
+import { ApiConnectionError, ApiTimeoutError, ConfigurationError } from '../../src/core/errors.js';
 import { DEFAULT_RETRY, type ResolvedRetryOptions } from '../../src/core/retry.js';
 import { createTransport, type FetchLike } from '../../src/core/transport.js';
 import { fakeFetch, hangingAnswer, instantSleep, json } from '../support/fake-fetch.js';
@@ -214,5 +214,20 @@ describe('signing', () => {
     expect(second!.headers.get('x-authorization-signature-sha256')).not.toBe(
       first!.headers.get('x-authorization-signature-sha256'),
     );
+  });
+});
+
+describe("a call's own options", () => {
+  it('an invalid deadlineMs rejects with ConfigurationError, and nothing is sent', async () => {
+    const fake = fakeFetch(json(200, {}));
+    const { transport } = transportFor(fake.fetch);
+    const request = Object.assign(get(), { deadlineMs: -5 });
+    let returned: Promise<Response> | undefined;
+    // Rejects, never throws: the transport is called where a promise is expected.
+    expect(() => {
+      returned = transport(request);
+    }).not.toThrow();
+    await expect(returned).rejects.toBeInstanceOf(ConfigurationError);
+    expect(fake.sent).toHaveLength(0);
   });
 });
