@@ -132,7 +132,9 @@ export async function benchClientOverhead(server: BenchServer, options: ClientOv
     }
   };
 
-  // Sequential: one request at a time.
+  // Sequential: one request at a time. Contenders alternate every 10 samples (2 ms):
+  // in 20 blocks of 100, a load change landed on single rows and moved the
+  // ratios by ±5 % from run to run.
   const sequential = await measure(
     [
       { name: 'bare', run: bare },
@@ -142,7 +144,7 @@ export async function benchClientOverhead(server: BenchServer, options: ClientOv
       { name: 'ours-no-timeout', run: oursNoTimeoutHttp },
       { name: 'ours', run: ours },
     ],
-    { warmup: 300, samples: Math.round(2_000 * scale), rounds: 20, minSampleNs: 0 },
+    { warmup: 300, samples: Math.round(4_000 * scale), rounds: Math.round(400 * scale), minSampleNs: 0 },
   );
   const seqBareIndex = rows.length;
   httpRows('sequential', sequential, '');
