@@ -22,7 +22,7 @@ try {
   if (released) problems.push(...releaseTagProblems(options.tag, { apis: apiNames(root), cwd: root }));
   for (const problem of problems) console.error(`spec:check: FAIL ${problem}`);
   if (problems.length > 0) {
-    console.error('spec:check: see "After a spec bump" in the README: bump info.version in openapi/<api>/openapi.yaml, `npm run generate`, `npm run spec:changelog`, `npm run spec:release -- --api <api>`.');
+    console.error('spec:check: see "After a spec bump" in CONTRIBUTING.md: bump info.version in openapi/<api>/openapi.yaml, `npm run generate`, `npm run spec:changelog`, `npm run spec:release -- --api <api>`.');
     process.exitCode = 1;
   }
 } catch (error) {
