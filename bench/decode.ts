@@ -20,9 +20,9 @@ import { decodeReport as vendorDecodeReport } from '@chainlink/data-streams-sdk'
 import { AbiCoder } from 'ethers';
 import { decodeAbiParameters, encodeAbiParameters, type Hex } from 'viem';
 
-import { decodeReport } from '../src/streams/report-decoder.js';
-import { useScanEngine } from '../src/streams/report-scan.js';
-import { FULL_REPORT_ABI, REPORT_SCHEMAS, reportBlobAbi, type ReportVersion } from '../src/streams/report-schemas.js';
+import { decodeReport } from '../src/reports/decode.js';
+import { useScanEngine } from '../src/reports/scan.js';
+import { FULL_REPORT_ABI, REPORT_SCHEMAS, reportBlobAbi, type ReportVersion } from '../src/reports/layouts.js';
 
 export interface DecodeBenchResult {
   name: string;

@@ -10,7 +10,7 @@
  *   openapi/streams/components/examples/ReportsPage.yaml
  *
  * Each `fullReport` is a V3 report encoded by the SDK's own report encoder
- * (src/streams/report-encoder.ts, the one the sandbox serves reports with),
+ * (src/reports/encode.ts, the one the sandbox serves reports with),
  * then read back by viem as an independent check. The signature words and the
  * context are plausible but made up (deterministic hashes): the reports
  * decode, they do not verify onchain. No randomness and no clock: rerunning
@@ -26,8 +26,8 @@ import { tsImport } from 'tsx/esm/api';
 import { decodeAbiParameters } from 'viem';
 
 // The encoder and the layouts are TypeScript modules of the package; tsx loads them here without a build.
-const { encodeReport } = await tsImport('../src/streams/report-encoder.ts', import.meta.url);
-const { FULL_REPORT_ABI, reportBlobAbi } = await tsImport('../src/streams/report-schemas.ts', import.meta.url);
+const { encodeReport } = await tsImport('../src/reports/encode.ts', import.meta.url);
+const { FULL_REPORT_ABI, reportBlobAbi } = await tsImport('../src/reports/layouts.ts', import.meta.url);
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'streams', 'components', 'examples');
 

@@ -15,7 +15,7 @@ import {
   type ReportStreamEvent,
   type StreamsClient,
 } from '../../src/streams/index.js';
-import { formatScaled } from '../../src/streams/report-decoder.js';
+import { formatScaled } from '../../src/reports/format.js';
 import { grouped, isoSeconds, step } from './output.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';

@@ -3,7 +3,8 @@ import { unwrap } from '../core/unwrap.js';
 import { walkPages, type PageOptions } from '../core/paginate.js';
 import type { components, operations } from '../../generated/types/streams.js';
 import type { StreamsClient } from './client.js';
-import { decodeReport, type DecodedReport } from './report-decoder.js';
+import { decodeReport } from '../reports/decode.js';
+import type { DecodedReport } from '../reports/decoded.js';
 
 export type Report = components['schemas']['Report'];
 export type Stream = components['schemas']['Stream'];

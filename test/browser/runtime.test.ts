@@ -57,7 +57,7 @@ describeWithBrowser('the clients in Chromium', () => {
         'streams-entry': join(root, 'src/streams/index.ts'),
         'channels-entry': join(root, 'src/channels/index.ts'),
         'hmac-entry': join(root, 'src/core/hmac/index.ts'),
-        'scan-entry': join(root, 'src/streams/report-scan.ts'),
+        'scan-entry': join(root, 'src/reports/scan.ts'),
       },
       bundle: true,
       format: 'esm',

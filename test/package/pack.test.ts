@@ -401,7 +401,7 @@ describe('bundling from the installed package', () => {
     expect(fromPackages.length).toBeGreaterThan(0);
     // The decoder's modules, its scan's WebAssembly binary and the SDK's base error class, nothing else.
     for (const input of fromPackages) {
-      expect(input).toMatch(/node_modules\/@ourteam\/service-sdk\/(dist\/src\/streams\/report-[a-z-]+|dist\/src\/core\/sdk-error|generated\/wasm\/report-scan)\.js$/);
+      expect(input).toMatch(/node_modules\/@ourteam\/service-sdk\/(dist\/src\/reports\/[a-z-]+|dist\/src\/core\/sdk-error|generated\/wasm\/report-scan)\.js$/);
     }
   });
 

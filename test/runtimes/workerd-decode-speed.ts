@@ -14,9 +14,9 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { encodeAbiParameters, type AbiParameter, type Hex } from 'viem';
-import { decodeReport } from '../../src/streams/report-decoder.js';
-import { useScanEngine } from '../../src/streams/report-scan.js';
-import { FULL_REPORT_ABI, REPORT_SCHEMAS, reportBlobAbi, reportVersionId, type ReportVersion } from '../../src/streams/report-schemas.js';
+import { decodeReport } from '../../src/reports/decode.js';
+import { useScanEngine } from '../../src/reports/scan.js';
+import { FULL_REPORT_ABI, REPORT_SCHEMAS, reportBlobAbi, reportVersionId, type ReportVersion } from '../../src/reports/layouts.js';
 import { bundle, withWorker, WORKERD_CONDITIONS, type Dispatch } from './support/runners.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -68,8 +68,8 @@ const SAMPLES = Object.fromEntries(VERSIONS.map((version) => [version, samplesOf
 
 /** The Worker: POST the samples (answers the scan engine in use), then GET ?version=&n= decodes n of them. */
 const WORKER = `
-import { decodeReport } from './src/streams/report-decoder.ts';
-import { useScanEngine } from './src/streams/report-scan.ts';
+import { decodeReport } from './src/reports/decode.ts';
+import { useScanEngine } from './src/reports/scan.ts';
 let samples = {};
 export default {
   async fetch(request) {

@@ -12,7 +12,7 @@ export const ENTRY_SOURCES: Readonly<Record<string, string>> = {
   streams: 'src/streams/index.ts',
   policy: 'src/policy/index.ts',
   sandbox: 'src/sandbox/index.ts',
-  'report-decoder': 'src/streams/report-decoder.ts',
+  'report-decoder': 'src/reports/index.ts',
 };
 
 /** The absolute source file of a package entry; throws on an entry the package does not have. */

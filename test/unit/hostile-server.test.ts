@@ -26,7 +26,7 @@ import {
 import { createPolicyClient, paginateCoordinator, paginateReporting } from '../../src/policy/index.js';
 import { startTimer } from '../../src/core/timer.js';
 import { createStreamsClient, getBulkReports, getLatestReport, listStreams, stringToSign } from '../../src/streams/index.js';
-import { decodeReport, ReportDecodeError, reportVersionOf } from '../../src/streams/report-decoder.js';
+import { decodeReport, ReportDecodeError, reportVersionOf } from '../../src/reports/index.js';
 import { fakeFetch, json } from '../support/fake-fetch.js';
 import { sendJson, startLocalServer, trickle, within, type LocalServer } from '../support/local-server.js';
 

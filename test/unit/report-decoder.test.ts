@@ -19,8 +19,8 @@ import {
   type ReportDecodeErrorReason,
   type ReportField,
   type ReportVersion,
-} from '../../src/streams/report-decoder.js';
-import { useScanEngine } from '../../src/streams/report-scan.js';
+} from '../../src/reports/index.js';
+import { useScanEngine } from '../../src/reports/scan.js';
 
 // ---------------------------------------------------------------------------
 // Random valid reports, encoded by viem (the reference ABI library)

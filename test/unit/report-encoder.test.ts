@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { decodeAbiParameters, encodeAbiParameters, type AbiParameter, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { SdkError } from '../../src/core/errors.js';
-import { decodeReport, FULL_REPORT_ABI, REPORT_SCHEMAS, REPORT_VERSIONS, reportBlobAbi, reportVersionId, type ReportField, type ReportVersion } from '../../src/streams/report-decoder.js';
-import { encodeFullReport, encodeReport, encodeReportBlob, ReportEncodeError, type ReportFieldValue } from '../../src/streams/report-encoder.js';
+import { decodeReport, FULL_REPORT_ABI, REPORT_SCHEMAS, REPORT_VERSIONS, reportBlobAbi, reportVersionId, type ReportField, type ReportVersion } from '../../src/reports/index.js';
+import { encodeFullReport, encodeReport, encodeReportBlob, ReportEncodeError, type ReportFieldValue } from '../../src/reports/encode.js';
 
 // The encoder against the references: viem's ABI encoder must produce the
 // same bytes, viem's decoder must read the values back, and both our decoder

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { decodeReport, formatScaled, reportVersionOf } from '../../src/streams/report-decoder.js';
+import { decodeReport, formatScaled, reportVersionOf } from '../../src/reports/index.js';
 
 // The report examples of the streams spec, written by scripts/encode-report-examples.mjs:
 // every one must be a real encoding that our decoder reads back.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { copyAndScan, useScanEngine, type ZeroPrefixes } from '../../src/streams/report-scan.js';
+import { copyAndScan, useScanEngine, type ZeroPrefixes } from '../../src/reports/scan.js';
 
 const DIGITS = '0123456789abcdef';
 /** Every ASCII character, the rest of Latin-1, and characters whose low byte is a digit. */

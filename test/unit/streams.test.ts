@@ -13,7 +13,7 @@ import {
   getReportsPage,
   paginateReports,
 } from '../../src/streams/index.js';
-import { ReportDecodeError } from '../../src/streams/report-decoder.js';
+import { ReportDecodeError } from '../../src/reports/index.js';
 import { fakeFetch, json } from '../support/fake-fetch.js';
 
 const KEY = 'f2cb6d4c-7b0e-4b0a-9c3e-1f0c2b7d4e11';

@@ -11,7 +11,7 @@
  */
 import type { components } from '../../../generated/types/streams.js';
 import { createHmacSigner } from '../../core/hmac/index.js';
-import { encodeReport } from '../../streams/report-encoder.js';
+import { encodeReport } from '../../reports/encode.js';
 import type { CatalogStream } from './catalog.js';
 import { reportFields } from './report-values.js';
 

@@ -10,8 +10,8 @@
  * point either side, volumes, rates and NAVs from it, market open, ripcord
  * normal.
  */
-import { REPORT_VERSIONS, type ReportVersion } from '../../streams/report-schemas.js';
-import type { ReportFieldValue } from '../../streams/report-encoder.js';
+import { REPORT_VERSIONS, type ReportVersion } from '../../reports/layouts.js';
+import type { ReportFieldValue } from '../../reports/encode.js';
 import type { CatalogStream } from './catalog.js';
 
 const E18 = 10n ** 18n;

@@ -6,7 +6,7 @@
 // Node's copy of the sandbox says which report any runtime must have received.
 import { createSandbox, type Sandbox, type SandboxListener } from '../../../src/sandbox/index.js';
 import { findStream, reportAt, SANDBOX_STREAMS } from '../../../src/sandbox/streams/index.js';
-import { decodeReport } from '../../../src/streams/report-decoder.js';
+import { decodeReport } from '../../../src/reports/index.js';
 import { canonical } from './canonical.mjs';
 import type { LiveStreamTarget } from './user-script.mjs';
 

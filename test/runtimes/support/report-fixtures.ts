@@ -14,7 +14,7 @@ import {
   reportVersionId,
   type ReportField,
   type ReportVersion,
-} from '../../../src/streams/report-decoder.js';
+} from '../../../src/reports/index.js';
 import { canonical } from './canonical.mjs';
 
 export interface ReportFixture {

@@ -24,9 +24,9 @@
  * loops cost 2–3 ns per character, so neither is used on the hot path.
  * bench/README.md ("Decode") has the stage profile and what was tried.
  */
-import type { DecodedReport, MarketStatus, Ripcord } from './report-decoder.js';
-import { copyAndScan, LITTLE_ENDIAN, Z4, type ZeroPrefixes } from './report-scan.js';
-import { BLOB_DATA, feedIdArgumentError, HEAD_BYTES, marketStatusError, ripcordError } from './report-diagnose.js';
+import type { DecodedReport, MarketStatus, Ripcord } from './decoded.js';
+import { copyAndScan, LITTLE_ENDIAN, Z4, type ZeroPrefixes } from './scan.js';
+import { BLOB_DATA, feedIdArgumentError, HEAD_BYTES, marketStatusError, ripcordError } from './diagnose.js';
 import {
   REPORT_SCHEMAS,
   REPORT_VERSIONS,
@@ -34,7 +34,7 @@ import {
   type ReportField,
   type ReportFieldType,
   type ReportVersion,
-} from './report-schemas.js';
+} from './layouts.js';
 
 /** 'ffff' as a word, whatever the byte order. */
 const F4 = 0x66666666;

@@ -1,5 +1,5 @@
 ;; The decoder fast path's scan of a report copied into this module's memory
-;; (see report-scan.ts). One call checks, 16 characters per instruction
+;; (see scan.ts). One call checks, 16 characters per instruction
 ;; (WebAssembly SIMD):
 ;;   - every character in [p, p + n) is a lowercase hex digit ('0'-'9', 'a'-'f');
 ;;   - in the layout's fixed words, [p, p + m), every character the table at t

@@ -9,7 +9,7 @@
  * Character i lands at byte i + 2, so the digits after `0x` start on a 32-bit
  * word boundary (word 1) and the caller can read four digits per word.
  *
- * The scan runs in WebAssembly SIMD (`report-scan.wat`, 16 characters per
+ * The scan runs in WebAssembly SIMD (`scan.wat`, 16 characters per
  * instruction) when the runtime allows it: the report is copied straight into
  * the module's memory. The module comes through the package's
  * `#report-scan-wasm` import: as base64, compiled here on first use, or, under

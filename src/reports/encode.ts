@@ -8,7 +8,7 @@
  * only one the decoder accepts: the outer tuple
  * `(bytes32[3] reportContext, bytes reportBlob, bytes32[] rawRs, bytes32[] rawSs, bytes32 rawVs)`
  * and, inside `reportBlob`, one 32-byte word per field of the version's layout
- * (`report-schemas.ts`). Every word is written straight into a lowercase hex
+ * (`layouts.ts`). Every word is written straight into a lowercase hex
  * string; no generic ABI library is needed (and none may be: this module ships
  * in the package, whose users have no devDependencies).
  *
@@ -17,7 +17,7 @@
  * so tests can build the reports that a decoder must refuse.
  */
 import { SdkError } from '../core/errors.js';
-import { REPORT_SCHEMAS, REPORT_VERSIONS, type ReportFieldType, type ReportVersion } from './report-schemas.js';
+import { REPORT_SCHEMAS, REPORT_VERSIONS, type ReportFieldType, type ReportVersion } from './layouts.js';
 
 /** A blob field's value: `bigint` or a safe integer for numbers, `0x`-hex for `bytes32`. */
 export type ReportFieldValue = bigint | number | string;

@@ -10,8 +10,8 @@
  * the version), then the blob's length, the signature arrays, and the blob's
  * fields in order.
  */
-import { quoteInput, ReportDecodeError } from './report-decode-error.js';
-import { REPORT_SCHEMAS, REPORT_VERSIONS, type ReportFieldType } from './report-schemas.js';
+import { quoteInput, ReportDecodeError } from './decode-error.js';
+import { REPORT_SCHEMAS, REPORT_VERSIONS, type ReportFieldType } from './layouts.js';
 
 /** Outer head: 3 context words, 3 offsets, rawVs. */
 export const HEAD_BYTES = 224;

@@ -1,0 +1,39 @@
+/**
+ * The report codec's public side: decoding a Data Streams `fullReport` of any
+ * schema version (V2 to V13) and reading its values. It is the package's
+ * `./report-decoder` entry on its own, and part of `./streams`.
+ */
+export { decodeReport, reportVersionOf } from './decode.js';
+export { ReportDecodeError, type ReportDecodeErrorReason } from './decode-error.js';
+export {
+  MarketStatus,
+  Ripcord,
+  type DecodedReport,
+  type DecodedReportBase,
+  type DecodedReportOf,
+  type DecodedReportV2,
+  type DecodedReportV3,
+  type DecodedReportV4,
+  type DecodedReportV5,
+  type DecodedReportV6,
+  type DecodedReportV7,
+  type DecodedReportV8,
+  type DecodedReportV9,
+  type DecodedReportV10,
+  type DecodedReportV11,
+  type DecodedReportV12,
+  type DecodedReportV13,
+} from './decoded.js';
+export { isReportExpired } from './expiry.js';
+export { formatScaled } from './format.js';
+export {
+  COMMON_REPORT_FIELDS,
+  FULL_REPORT_ABI,
+  REPORT_SCHEMAS,
+  REPORT_VERSIONS,
+  reportBlobAbi,
+  reportVersionId,
+  type ReportField,
+  type ReportFieldType,
+  type ReportVersion,
+} from './layouts.js';
