@@ -11,9 +11,8 @@
 // The package is packed and installed once; each runtime then runs the same
 // script against its own local server. A runtime that cannot start fails its
 // test: nothing here is skipped.
-import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { API_VERSION as CHANNELS } from '../../generated/operations/channels.js';
 import { API_VERSION as POLICY_COORDINATOR } from '../../generated/operations/policy-coordinator.js';
@@ -21,6 +20,7 @@ import { API_VERSION as POLICY_EVALUATION } from '../../generated/operations/pol
 import { API_VERSION as POLICY_REPORTING } from '../../generated/operations/policy-reporting.js';
 import { API_VERSION as STREAMS } from '../../generated/operations/streams.js';
 import { REPORT_SCAN_WASM } from '../../generated/wasm/report-scan.js';
+import { jsRuntimes, type JsRuntimes } from './support/js-runtimes.js';
 import { nodeBinaries, type NodeBinary } from './support/node-versions.js';
 import { reportFixtures, type ReportFixture } from './support/report-fixtures.js';
 import { FIRST_DISCOVERED_FEED_ID, LIVE_FEED_ID, sandboxReport, startLiveSandbox, type LiveSandbox } from './support/live-sandbox.js';
@@ -38,19 +38,18 @@ import {
 } from './support/runners.js';
 import { MISSING_WALLET_ID, startVerifyingServer, WALLET_NAMES, type VerifyingServer } from './support/verifying-server.js';
 
-const root = resolve(import.meta.dirname, '..', '..');
-const versionOf = (name: string): string =>
-  (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-
 const fixtures: ReportFixture[] = reportFixtures();
 let tmp = '';
 let project = '';
-/** Installed while the package packs; a failure surfaces in the Node tests. */
+/** Installed from their own lockfiles while the package packs; a failure surfaces in the tests of those runtimes. */
 let nodes: Promise<Record<string, NodeBinary>>;
+let others: Promise<JsRuntimes>;
 
 beforeAll(async () => {
   nodes = nodeBinaries();
   nodes.catch(() => undefined);
+  others = jsRuntimes();
+  others.catch(() => undefined);
   ({ tmp, project } = await createRuntimeProject());
 }, 300_000);
 
@@ -192,8 +191,8 @@ const RUNTIMES: RuntimeCase[] = [
   },
   installedNode('node22'),
   installedNode('node24'),
-  { name: 'Bun', runner: async () => bunRunner, expectedRuntime: async () => `Bun ${versionOf('bun')}`, streamsLive: true },
-  { name: 'Deno', runner: async () => denoRunner, expectedRuntime: async () => `Deno ${versionOf('deno')}`, streamsLive: true },
+  { name: 'Bun', runner: async () => bunRunner, expectedRuntime: async () => `Bun ${(await others).bun.version}`, streamsLive: true },
+  { name: 'Deno', runner: async () => denoRunner, expectedRuntime: async () => `Deno ${(await others).deno.version}`, streamsLive: true },
   { name: 'workerd (miniflare)', runner: async () => workerdRunner(), expectedRuntime: async () => 'workerd', streamsLive: false },
   { name: 'edge-runtime', runner: async () => edgeRuntimeRunner, expectedRuntime: async () => 'edge-runtime', streamsLive: false },
 ];

@@ -4,10 +4,9 @@
 // lockfile on first use, and again whenever an installed binary is not the
 // version the lockfile names.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { run } from '../../support/packed-package.js';
+import { installFromOwnLockfile, lockedVersions } from './own-lockfile.js';
 
 const exec = promisify(execFile);
 export const NODE_VERSIONS_DIR = resolve(import.meta.dirname, '..', 'node-versions');
@@ -18,9 +17,10 @@ export interface NodeBinary {
   path: string;
 }
 
-async function versionOf(path: string): Promise<string | undefined> {
+/** What `<binary> --version` prints, or undefined if it does not run. */
+export async function binaryVersion(path: string, args = ['--version']): Promise<string | undefined> {
   try {
-    return (await exec(path, ['--version'])).stdout.trim().replace(/^v/, '');
+    return (await exec(path, args)).stdout.trim();
   } catch {
     return undefined;
   }
@@ -28,18 +28,14 @@ async function versionOf(path: string): Promise<string | undefined> {
 
 /** Node 22 and 24, installed if needed: keyed by the dependency names `node22`, `node24`. */
 export async function nodeBinaries(): Promise<Record<string, NodeBinary>> {
-  const lock = JSON.parse(await readFile(join(NODE_VERSIONS_DIR, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, { version?: string }>;
-  };
-  const wanted = Object.entries(lock.packages)
-    .filter(([key]) => /^node_modules\/node\d+$/.test(key))
-    .map(([key, entry]) => ({ name: key.slice('node_modules/'.length), version: entry.version!, path: join(NODE_VERSIONS_DIR, key, 'bin', 'node') }));
-  const current = async () => Promise.all(wanted.map(async (binary) => (await versionOf(binary.path)) === binary.version));
-  if (!(await current()).every(Boolean)) {
-    await run('npm', ['ci', '--no-audit', '--no-fund'], NODE_VERSIONS_DIR);
-    const after = await current();
-    const missing = wanted.filter((_, i) => !after[i]).map((b) => `${b.name} ${b.version}`);
-    if (missing.length > 0) throw new Error(`npm ci in ${NODE_VERSIONS_DIR} did not install ${missing.join(', ')}`);
-  }
+  const wanted = Object.entries(await lockedVersions(NODE_VERSIONS_DIR)).map(([name, version]) => ({
+    name,
+    version,
+    path: join(NODE_VERSIONS_DIR, 'node_modules', name, 'bin', 'node'),
+  }));
+  await installFromOwnLockfile(NODE_VERSIONS_DIR, async () => {
+    const found = await Promise.all(wanted.map(async (binary) => await binaryVersion(binary.path)));
+    return wanted.filter((binary, i) => found[i] !== `v${binary.version}`).map((binary) => `${binary.name} ${binary.version}`);
+  });
   return Object.fromEntries(wanted.map(({ name, version, path }) => [name, { version, path }]));
 }

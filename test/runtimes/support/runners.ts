@@ -7,15 +7,15 @@
 // The processes also get the listening sandbox to stream reports live from
 // (`live`, a second argument as JSON); the bundled runtimes cannot stream
 // (their WebSocket sends no headers) and are not given one.
+// Bun, Deno, miniflare and edge-runtime come from a project of their own,
+// installed on first use (js-runtimes.ts).
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { isolatedEnv } from '../../support/working-tree.js';
+import { jsRuntimes, loadEdgeRuntime, loadMiniflare } from './js-runtimes.js';
 import type { LiveStreamTarget } from './user-script.mjs';
-
-const root = resolve(import.meta.dirname, '..', '..', '..');
-const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 
 /** What the harness returns from every runtime. */
 export interface RuntimeRun {
@@ -82,11 +82,12 @@ export const nodeRunner =
   async (project, origin, live) =>
     parseRun(await runProcess(nodeBinary, runArgs(origin, live), project), nodeBinary);
 
-export const bunRunner: Runner = async (project, origin, live) => parseRun(await runProcess(bin('bun'), runArgs(origin, live), project), 'bun');
+export const bunRunner: Runner = async (project, origin, live) =>
+  parseRun(await runProcess((await jsRuntimes()).bun.path, runArgs(origin, live), project), 'bun');
 
 export const denoRunner: Runner = async (project, origin, live) =>
   parseRun(
-    await runProcess(bin('deno'), ['run', '--allow-net=127.0.0.1', ...runArgs(origin, live)], project, { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }),
+    await runProcess((await jsRuntimes()).deno.path, ['run', '--allow-net=127.0.0.1', ...runArgs(origin, live)], project, { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' }),
     'deno',
   );
 
@@ -148,7 +149,7 @@ export type Dispatch = (url: string, init?: { method?: string; body?: string }) 
 
 /** Starts workerd with `bundled` as its only Worker (plus its .wasm modules), runs `use`, and stops it. */
 export async function withWorker<T>(bundled: Bundle, use: (dispatch: Dispatch) => Promise<T>): Promise<T> {
-  const { Miniflare } = await import('miniflare');
+  const { Miniflare } = await loadMiniflare();
   const modulesRoot = '/worker';
   const modules = [
     { type: 'ESModule' as const, path: join(modulesRoot, 'worker.js'), contents: bundled.code },
@@ -185,7 +186,7 @@ export const workerdRunner =
 /** Vercel's edge-runtime: the bundled script evaluated in its VM. */
 export const edgeRuntimeRunner: Runner = async (project, origin) => {
   const { code } = await bundle(join(project, 'edge.mjs'), EDGE_LIGHT_CONDITIONS, 'iife');
-  const { EdgeRuntime } = await import('edge-runtime');
+  const { EdgeRuntime } = await loadEdgeRuntime();
   const runtime = new EdgeRuntime({ initialCode: code });
   const text = (await runtime.evaluate(`runChecksAsJson(${JSON.stringify(origin)})`)) as string;
   return parseRun(text, 'edge-runtime');
