@@ -1,7 +1,7 @@
 import type { Authorizer } from './auth.js';
 import { batchedDeadlineAfter } from './batched-deadline.js';
 import { deadlineAfter, type Deadline } from './deadline.js';
-import { ApiConnectionError, ApiTimeoutError, UnexpectedRedirectError, type OperationRef } from './errors.js';
+import { ApiConnectionError, ApiTimeoutError, SdkError, UnexpectedRedirectError, type OperationRef } from './errors.js';
 import { durationOption } from './options.js';
 import {
   abortableSleep,
@@ -164,7 +164,9 @@ class Call {
         if (isRedirect(response)) response = await followRedirects(this, response, attemptInit);
       } catch (error) {
         deadline?.clear();
-        if (userSignal.aborted || error instanceof UnexpectedRedirectError) throw error;
+        // An SdkError from the `fetch` itself (a redirect we refuse, the sandbox's SandboxUsageError) says what
+        // is wrong already: no retry can help, and wrapping it as a connection failure would hide it.
+        if (userSignal.aborted || error instanceof SdkError) throw error;
         const timedOut = deadline?.timedOut() === true;
         const failure = timedOut ? this.timeoutError(byDeadline) : new ApiConnectionError(this.operation(), error);
         if (!canRetry || (timedOut && byDeadline)) throw failure;

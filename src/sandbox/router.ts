@@ -95,9 +95,9 @@ const ROUTES: Record<SandboxApi, CompiledRoute[]> = Object.fromEntries(
   ]),
 ) as Record<SandboxApi, CompiledRoute[]>;
 
-/** Every operation of every API, with its method, path template and the pattern its paths match (for `inject()`'s route check). */
-export function allRoutes(): readonly Pick<CompiledRoute, 'operationId' | 'method' | 'template' | 'pattern'>[] {
-  return Object.values(ROUTES).flat();
+/** Every operation of every API, with its API, method, path template and the pattern its paths match (for `inject()` and `sandbox.routes()`). */
+export function allRoutes(): readonly (Pick<CompiledRoute, 'operationId' | 'method' | 'template' | 'pattern'> & { api: SandboxApi })[] {
+  return Object.entries(ROUTES).flatMap(([api, routes]) => routes.map((compiled) => ({ ...compiled, api: api as SandboxApi })));
 }
 
 /** Every operationId of every API, for coverage checks. */
@@ -124,11 +124,15 @@ export function route(method: string, url: string, local: boolean): RouteResult 
   );
   if (mount === undefined) return { kind: 'no_api' };
   const below = (mount.absolute ? url : pathOf(url)).slice(mount.prefix.length) || '/';
-  const target = below.startsWith('/') ? below : `/${below}`;
+  return routeIn(mount.api, method, below.startsWith('/') ? below : `/${below}`);
+}
+
+/** The operation of `api` that `target` (path and query below the API's base URL, as sent) names. */
+export function routeIn(api: SandboxApi, method: string, target: string): Exclude<RouteResult, { kind: 'no_api' }> {
   const queryStart = target.indexOf('?');
   const path = queryStart < 0 ? target : target.slice(0, queryStart);
   const allowed: string[] = [];
-  for (const candidate of ROUTES[mount.api]) {
+  for (const candidate of ROUTES[api]) {
     const match = candidate.pattern.exec(path);
     if (match === null) continue;
     if (candidate.method !== method) {
@@ -139,13 +143,13 @@ export function route(method: string, url: string, local: boolean): RouteResult 
     candidate.names.forEach((name, index) => {
       pathParams[name] = safeDecode(match[index + 1]!);
     });
-    return { kind: 'matched', api: mount.api, operationId: candidate.operationId, pathTemplate: candidate.template, pathParams, target };
+    return { kind: 'matched', api, operationId: candidate.operationId, pathTemplate: candidate.template, pathParams, target };
   }
-  return allowed.length > 0 ? { kind: 'bad_method', api: mount.api, target, allowed } : { kind: 'no_route', api: mount.api, target };
+  return allowed.length > 0 ? { kind: 'bad_method', api, target, allowed } : { kind: 'no_route', api, target };
 }
 
 /** Path, query and fragment-free target of an absolute URL, as sent. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   if (start < 0) return '/';
   const hash = url.indexOf('#', start);

@@ -4,7 +4,7 @@ import type { BehaviourContext, SandboxCredentials } from './context.js';
 import { SandboxUsageError, SandboxViolationError } from './errors.js';
 import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
 import type { ListenOptions, ListenTarget, SandboxListener } from './listen.js';
-import { route } from './router.js';
+import { createRequestRouter, type SandboxBaseUrlsOption } from './base-url-routing.js';
 import { checkSeed, type SandboxSeed } from './seed.js';
 import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
 import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
@@ -38,6 +38,13 @@ export interface SandboxOptions {
    * only, for now; see `SandboxSeed`. Bad data is a SandboxUsageError here.
    */
   seed?: SandboxSeed;
+  /**
+   * Base URLs your clients use, by API, when the path alone cannot tell
+   * (e.g. `{ channels: 'https://acme.example/v1' }`). Not needed otherwise:
+   * the sandbox serves each request by its path under any origin and base
+   * path, and tells two APIs with the same path apart by their API keys.
+   */
+  baseUrls?: SandboxBaseUrlsOption;
 }
 
 export interface Violation {
@@ -48,7 +55,11 @@ export interface Violation {
 }
 
 export interface Sandbox {
-  /** A `fetch` that answers requests to each API's default base URL (and to the listener's paths). */
+  /**
+   * A `fetch` that serves every API of the sandbox, under any origin and base
+   * path (a client keeps its production `baseUrl`). A request it cannot serve
+   * rejects with a SandboxUsageError naming the URL and the fix.
+   */
   fetch(input: Request | URL | string, init?: RequestInit): Promise<Response>;
   readonly credentials: SandboxCredentials;
   readonly clock: SandboxClock;
@@ -87,6 +98,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const seed = checkSeed(options.seed);
   const clock = createClock({ pace: options.pace ?? 1 });
   const credentials = makeCredentials(options.credentials);
+  const routeRequest = createRequestRouter(options.baseUrls, credentials);
   const streamOrigins = createStreamOrigins(SANDBOX_STREAM_ORIGINS);
   const context: BehaviourContext = { clock, credentials, newId: () => crypto.randomUUID(), streamOrigins };
   const behaviours = new Map<SandboxApi, ApiBehaviour>(createBehaviours(context, seed).map((behaviour) => [behaviour.api, behaviour]));
@@ -139,10 +151,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   async function answerOnce(request: Request, local: boolean): Promise<{ response: Response; bodyDelayMs?: number | undefined }> {
     ensureOpen();
     clock.runDue();
-    const found = route(request.method, request.url, local);
-    if (found.kind === 'no_api') {
-      throw new SandboxUsageError(`the sandbox serves no API at ${new URL(request.url).origin}; use a client's default base URL or a listener URL`);
-    }
+    const found = routeRequest(request, local);
     const behaviour = behaviours.get(found.api)!;
     if (found.kind !== 'matched') {
       const status = found.kind === 'bad_method' ? 405 : 404;

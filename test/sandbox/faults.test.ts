@@ -92,15 +92,17 @@ describe('close()', () => {
     expect(runningTimers()).toBe(before);
   });
 
-  it('through the client: the held request fails as an ApiConnectionError caused by the closed sandbox', async () => {
-    const { client } = countingClient();
+  it('through the client: the held request fails with the SandboxUsageError itself, not retried, not a connection error', async () => {
+    const { client, arrivals } = countingClient({ retries: 2, baseDelayMs: 1, maxDelayMs: 1 });
     sandbox.inject({ route: 'listNetworks', delayMs: 5_000 });
     const pending = client.GET('/networks');
     await new Promise((resolve) => setImmediate(resolve));
     sandbox.close();
     const outcome = await settledWithin(100, pending);
-    expect(outcome).toEqual({ error: expect.any(ApiConnectionError) });
-    expect(((outcome as { error: Error }).error.cause as Error).message).toBe('the sandbox is closed');
+    expect(outcome).toEqual({ error: expect.any(SandboxUsageError) });
+    expect((outcome as { error: Error }).error).not.toBeInstanceOf(ApiConnectionError);
+    expect((outcome as { error: Error }).error.message).toBe('the sandbox is closed');
+    expect(arrivals).toHaveLength(1);
   });
 });
 

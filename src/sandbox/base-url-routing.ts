@@ -1,0 +1,216 @@
+/**
+ * Which API a request through `sandbox.fetch` is for, whatever base URL its
+ * client was given. Production code sets its own `baseUrl` (the channels API
+ * lives at each organisation's address, e.g. `https://acme.example/v1`); a
+ * test swaps in `sandbox.fetch` and changes nothing else. So, in this order:
+ *
+ * 1. a base URL named in `createSandbox({ baseUrls })` serves its API;
+ * 2. an API's default base URL (what a client uses without `baseUrl`), or on
+ *    the listener its path prefix, serves that API (`router.ts`);
+ * 3. otherwise the path alone decides, under any origin and base path: the
+ *    operation paths of every API are tried below every `/` of the path.
+ *    Where two APIs have the path (`GET /v1/wallets` is channels' and the
+ *    policy coordinator's), what the request carries settles it: the API key
+ *    (the sandbox issues one per API), then the base path each API's client
+ *    uses (`/v1`, `/v1/evaluation`, `/v1/reporting`).
+ *
+ * A request none of these serve is a SandboxUsageError naming the URL and
+ * the fix: a test must fail with the reason, not with a connection error.
+ */
+import { apiKeyOf } from './auth.js';
+import type { SandboxCredentials } from './context.js';
+import { SandboxUsageError } from './errors.js';
+import { pathOf, route, routeIn, type RouteResult } from './router.js';
+import type { SandboxApi } from './types.js';
+
+/** Base URLs the sandbox serves besides the defaults, each fit for that client's `baseUrl` option. */
+export interface SandboxBaseUrlsOption {
+  /** The channels client's `baseUrl`, e.g. `https://acme.example/v1`. */
+  channels?: string;
+  /** The streams client's `baseUrl`. */
+  streams?: string;
+  /** The policy client's `baseUrl` (the host; its APIs are below `/v1`, `/v1/evaluation`, `/v1/reporting`). */
+  policy?: string;
+}
+
+type Served = Exclude<RouteResult, { kind: 'no_api' }>;
+
+/** Finds the API and operation of a request; throws a SandboxUsageError when the sandbox cannot serve it. */
+export type RequestRouter = (request: Request, local: boolean) => Served;
+
+const OPTION_KEYS = ['channels', 'streams', 'policy'] as const;
+
+/**
+ * The base path each API's client puts before the operation path when given
+ * a host (policy), or that the service documents (channels' addresses end in
+ * `/v1`); used only to choose between APIs that both have a path.
+ */
+const USUAL_BASE_PATH: Record<SandboxApi, string> = {
+  channels: '/v1',
+  streams: '',
+  'policy-coordinator': '/v1',
+  'policy-evaluation': '/v1/evaluation',
+  'policy-reporting': '/v1/reporting',
+};
+
+const POLICY_APIS: readonly SandboxApi[] = ['policy-coordinator', 'policy-evaluation', 'policy-reporting'];
+
+export function createRequestRouter(baseUrls: SandboxBaseUrlsOption | undefined, credentials: SandboxCredentials): RequestRouter {
+  const configured = configuredMounts(baseUrls);
+  return (request, local) => {
+    const { method, url } = request;
+    for (const mount of configured) {
+      if (startsAtBoundary(url, mount.prefix)) {
+        const below = url.slice(mount.prefix.length) || '/';
+        return routeIn(mount.api, method, below.startsWith('/') ? below : `/${below}`);
+      }
+    }
+    const found = route(method, url, local);
+    if (found.kind !== 'no_api') return found;
+    return routeByPath(request, credentials);
+  };
+}
+
+interface Candidate {
+  api: SandboxApi;
+  /** The base path below which the operation path matched. */
+  basePath: string;
+  result: Extract<Served, { kind: 'matched' | 'bad_method' }>;
+}
+
+function routeByPath(request: Request, credentials: SandboxCredentials): Served {
+  const target = pathOf(request.url);
+  const queryStart = target.indexOf('?');
+  const path = queryStart < 0 ? target : target.slice(0, queryStart);
+  const query = queryStart < 0 ? '' : target.slice(queryStart);
+
+  let candidates = candidatesOf(request.method, path, query);
+  if (candidates.some((candidate) => candidate.result.kind === 'matched')) {
+    candidates = candidates.filter((candidate) => candidate.result.kind === 'matched');
+  }
+  candidates = narrow(candidates, keyedApis(request.headers, credentials));
+  candidates = narrow(candidates, (api, basePath) => endsAtBoundary(basePath, USUAL_BASE_PATH[api]));
+
+  if (candidates.length === 1) return candidates[0]!.result;
+  const shown = shownUrl(request.url);
+  if (candidates.length === 0) {
+    throw new SandboxUsageError(
+      `sandbox.fetch cannot serve ${request.method} ${shown}: no operation of the sandbox's APIs has this path, below any base path. ` +
+        `Check the client's baseUrl and the path; sandbox.routes() lists every operation the sandbox serves`,
+    );
+  }
+  const which = candidates.map((candidate) => `${candidate.api} (${operationOf(candidate)} below '${candidate.basePath || '/'}')`).join(' and ');
+  const keys = [...new Set(candidates.map((candidate) => credentialName(candidate.api)))].join(' or ');
+  const example = candidates[0]!;
+  throw new SandboxUsageError(
+    `sandbox.fetch cannot tell which API ${request.method} ${shown} is for: ${which} both have this path. ` +
+      `Give the client the sandbox's key of its API (${keys}), ` +
+      `or name the base URL: createSandbox({ baseUrls: { ${optionKeyOf(example.api)}: '${new URL(request.url).origin}${example.basePath}' } })`,
+  );
+}
+
+/** Every API's operation that the path names below one of its `/`s: the shortest base path per API. */
+function candidatesOf(method: string, path: string, query: string): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const api of Object.keys(USUAL_BASE_PATH) as SandboxApi[]) {
+    for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) {
+      const result = routeIn(api, method, `${path.slice(at)}${query}`);
+      if (result.kind === 'no_route') continue;
+      candidates.push({ api, basePath: path.slice(0, at), result });
+      break;
+    }
+  }
+  return candidates;
+}
+
+/** The candidates `keep` accepts, when it accepts any; otherwise all of them (a hint that fits none decides nothing). */
+function narrow(candidates: Candidate[], keep: (api: SandboxApi, basePath: string) => boolean): Candidate[] {
+  const kept = candidates.filter((candidate) => keep(candidate.api, candidate.basePath));
+  return kept.length > 0 ? kept : candidates;
+}
+
+/** The APIs whose sandbox credentials the request carries (none when it carries another key or none). */
+function keyedApis(headers: Headers, credentials: SandboxCredentials): (api: SandboxApi) => boolean {
+  const apiKey = apiKeyOf(headers);
+  // A streams request is signed: its Authorization header is the key's identifier alone.
+  const streamsKey = headers.get('authorization');
+  return (api) => {
+    if (api === 'channels') return apiKey === credentials.channels.apiKey;
+    if (api === 'streams') return streamsKey === credentials.streams.apiKey;
+    return apiKey === credentials.policy.apiKey;
+  };
+}
+
+function operationOf(candidate: Candidate): string {
+  return candidate.result.kind === 'matched' ? candidate.result.operationId : `no ${candidate.result.target.split('?')[0]} operation for this method`;
+}
+
+function credentialName(api: SandboxApi): string {
+  return `sandbox.credentials.${optionKeyOf(api)}.apiKey`;
+}
+
+function optionKeyOf(api: SandboxApi): (typeof OPTION_KEYS)[number] {
+  return POLICY_APIS.includes(api) ? 'policy' : (api as 'channels' | 'streams');
+}
+
+/** Origin and path only: a query or user info may hold anything. */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
+interface Mount {
+  api: SandboxApi;
+  prefix: string;
+}
+
+/** The mounts of `createSandbox({ baseUrls })`, longest first; bad values are a SandboxUsageError naming the field. */
+function configuredMounts(baseUrls: SandboxBaseUrlsOption | undefined): Mount[] {
+  if (baseUrls === undefined) return [];
+  if (baseUrls === null || typeof baseUrls !== 'object' || Array.isArray(baseUrls)) {
+    throw new SandboxUsageError(`createSandbox(): baseUrls must be an object ({ ${OPTION_KEYS.join(', ')} })`);
+  }
+  const mounts: Mount[] = [];
+  for (const [key, value] of Object.entries(baseUrls)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new SandboxUsageError(`createSandbox(): baseUrls.${key.slice(0, 40)} is not an API of the sandbox (known: ${OPTION_KEYS.join(', ')})`);
+    }
+    if (value === undefined) continue;
+    const base = absoluteUrl(key, value);
+    if (key === 'policy') {
+      mounts.push(
+        { api: 'policy-evaluation', prefix: `${base}/v1/evaluation` },
+        { api: 'policy-reporting', prefix: `${base}/v1/reporting` },
+        { api: 'policy-coordinator', prefix: `${base}/v1` },
+      );
+    } else {
+      mounts.push({ api: key as 'channels' | 'streams', prefix: base });
+    }
+  }
+  return mounts.sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+/** An absolute http(s) URL without a trailing `/`, query or fragment, as a client's `baseUrl` would send it. */
+function absoluteUrl(key: string, value: unknown): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.search !== '' || parsed.hash !== '') {
+    throw new SandboxUsageError(`createSandbox(): baseUrls.${key} must be an absolute http(s) URL without query, like a client's baseUrl`);
+  }
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
+}
+
+function startsAtBoundary(text: string, prefix: string): boolean {
+  if (!text.startsWith(prefix)) return false;
+  const next = text.charAt(prefix.length);
+  return next === '' || next === '/' || next === '?';
+}
+
+/** `tail` is empty (the root) or starts with `/`, so a plain suffix test stops at a segment boundary. */
+function endsAtBoundary(basePath: string, tail: string): boolean {
+  return tail === '' ? basePath === '' : basePath.endsWith(tail);
+}
