@@ -1,13 +1,16 @@
 import { describe } from '../core/options.js';
 import { SandboxUsageError } from './errors.js';
-import { unknownRouteProblem } from './fault-routes.js';
+import { operationKey, operationsNamed, unknownRouteProblem } from './fault-routes.js';
+import type { SandboxApi } from './types.js';
 
 /** A fault to inject into the next matching requests, so users can test their own retry and timeout handling. */
 export interface FaultSpec {
   /**
-   * Which requests: an operationId (`getWallet`) or `METHOD /path/template`
+   * Which requests: an operationId (`getWallet`), the name of the SDK helper
+   * that calls it (`finalizeOperation`), or `METHOD /path/template`
    * (`GET /wallets/{wallet_id}`) of one of the sandbox's APIs; anything else
-   * is refused. Default: every request.
+   * is refused with the closest names. `sandbox.routes()` lists them all.
+   * Default: every request.
    */
   route?: string;
   /** Answer this status (100–599, with the API's error body) instead of the real answer. */
@@ -44,13 +47,15 @@ export class InjectedDrop extends TypeError {
 
 export interface ActiveFault extends Required<Pick<FaultSpec, 'times'>>, Omit<FaultSpec, 'times'> {
   remaining: number;
+  /** `api operationId` of each operation `route` names; `undefined` for every request. */
+  operations: ReadonlySet<string> | undefined;
 }
 
 export interface FaultPlan {
   /** Adds a fault; a malformed one is a SandboxUsageError naming the field, and nothing is added. */
   add(spec: FaultSpec): void;
   /** The fault that applies to this request, counted as used; `undefined` when none. */
-  take(operationId: string, method: string, pathTemplate: string): ActiveFault | undefined;
+  take(api: SandboxApi, operationId: string): ActiveFault | undefined;
   clear(): void;
 }
 
@@ -60,13 +65,12 @@ export function createFaultPlan(): FaultPlan {
     add(spec) {
       checkFault(spec);
       const times = spec.times ?? 1;
-      faults.push({ ...spec, times, remaining: times });
+      const operations = spec.route === undefined ? undefined : operationsNamed(spec.route);
+      faults.push({ ...spec, times, remaining: times, operations });
     },
-    take(operationId, method, pathTemplate) {
-      const fault = faults.find(
-        (candidate) =>
-          candidate.route === undefined || candidate.route === operationId || candidate.route === `${method} ${pathTemplate}`,
-      );
+    take(api, operationId) {
+      const key = operationKey(api, operationId);
+      const fault = faults.find((candidate) => candidate.operations === undefined || candidate.operations.has(key));
       if (fault === undefined) return undefined;
       fault.remaining--;
       if (fault.remaining === 0) faults = faults.filter((candidate) => candidate !== fault);

@@ -2,9 +2,11 @@ import { createBehaviours } from './behaviours.js';
 import { createClock, type SandboxClock } from './clock.js';
 import type { BehaviourContext, SandboxCredentials } from './context.js';
 import { SandboxUsageError, SandboxViolationError } from './errors.js';
+import { sandboxRoutes, type SandboxRoute } from './fault-routes.js';
 import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
 import type { ListenOptions, ListenTarget, SandboxListener } from './listen.js';
 import { createRequestRouter, type SandboxBaseUrlsOption } from './base-url-routing.js';
+import { checkRequest, GENERATED_REQUEST_CHECKS, type RequestChecks } from './request-check.js';
 import { checkSeed, type SandboxSeed } from './seed.js';
 import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
 import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
@@ -67,6 +69,8 @@ export interface Sandbox {
   advance(ms: number): void;
   /** Injects a fault into the next matching requests. */
   inject(fault: FaultSpec): void;
+  /** Every operation the sandbox serves, API by API, with each name `inject({ route })` takes for it. */
+  routes(): SandboxRoute[];
   /**
    * The origins of the streams API's WebSocket host (`001`, `002`), served by
    * `listen()`: `drop(origin)` closes its connections at once and refuses new
@@ -94,6 +98,11 @@ export interface Sandbox {
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  return createSandboxWith(GENERATED_REQUEST_CHECKS, options);
+}
+
+/** A sandbox that checks requests with `requestChecks` (not exported by the entry: tests regenerate them from a changed spec). */
+export function createSandboxWith(requestChecks: RequestChecks, options: SandboxOptions = {}): Sandbox {
   if (options === null || typeof options !== 'object') throw new SandboxUsageError('createSandbox(): options must be an object');
   const seed = checkSeed(options.seed);
   const clock = createClock({ pace: options.pace ?? 1 });
@@ -161,7 +170,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }) };
     }
     const { operationId } = found;
-    const fault = faults.take(operationId, request.method, found.pathTemplate);
+    const fault = faults.take(found.api, operationId);
     if (fault?.delayMs !== undefined) await delay(fault.delayMs, [request.signal, closing.signal]);
     if (fault?.drop) throw new InjectedDrop();
 
@@ -189,6 +198,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         body: parseBody(bodyText),
         authenticated: auth === 'ok',
       };
+      // The spec's own checks first (generated from the bundle); handlers see only requests their spec allows.
+      const check = requestChecks[found.api][operationId];
+      const problem = check === undefined ? undefined : checkRequest(check, sandboxRequest);
+      if (problem !== undefined) throw behaviour.refuseRequest(problem, operationId);
       return behaviour.handlers[operationId]!(sandboxRequest);
     });
     return { response, bodyDelayMs };
@@ -225,6 +238,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     },
     advance: (ms) => clock.advance(ms),
     inject: (fault) => faults.add(fault),
+    routes: sandboxRoutes,
     streamOrigins,
     reset() {
       clock.clear();
