@@ -82,6 +82,15 @@ export interface ReportServer {
   sendRaw(origin: string, text: string): void;
   /** Sends these reports again on every open connection of the origin (duplicates). */
   resend(origin: string, reports: readonly Report[]): void;
+  /**
+   * Answers `GET /api/v1/reports/page` with what `answer` returns instead of
+   * the history (a hostile service), until called with `undefined`.
+   */
+  answerPages(answer: ((query: { feedID: string; startTimestamp: number; limit: number }) => Report[]) | undefined): void;
+  /** Accepts every upgrade, then closes the connection at once (code 1011), until called with `false`. */
+  closeOnOpen(on: boolean): void;
+  /** Never answers `HEAD /` (the request hangs until the client gives up), until called with `false`. */
+  hangHead(on: boolean): void;
   /** Open WebSocket connections, of one origin or of all. */
   connectionCount(origin?: string): number;
   /** Requests received so far, by kind (refused ones included). */
@@ -119,6 +128,9 @@ export async function startReportServer(options: ReportServerOptions = {}): Prom
   const origins = new Map<string, OriginState>(originIds.map((id) => [id, { up: true, connections: new Set() }]));
   const requests = { upgrade: 0, head: 0, page: 0 };
   let refusal: 401 | 403 | undefined;
+  let pageAnswer: Parameters<ReportServer['answerPages']>[0];
+  let closeAtOnce = false;
+  let headHangs = false;
   const rawSockets = new Set<Duplex>();
 
   // Pongs are sent by hand, so a silenced connection can stop answering.
@@ -144,6 +156,7 @@ export async function startReportServer(options: ReportServerOptions = {}): Prom
     const method = req.method ?? 'GET';
     if (method === 'HEAD' && url.pathname === '/') {
       requests.head++;
+      if (headHangs) return;
       const refused = refusalOf(req, 'getStreamOrigins');
       if (refused) return json(res, refused.status, {}, true);
       const up = [...origins].filter(([, state]) => state.up).map(([id]) => id);
@@ -162,7 +175,8 @@ export async function startReportServer(options: ReportServerOptions = {}): Prom
         return json(res, 400, { type: 'BAD_REQUEST', code: 'INVALID_QUERY_ARGUMENT', message: 'feedID, startTimestamp and limit must be valid' });
       }
       if (!history.has(feedID)) return json(res, 401, { type: 'UNAUTHORIZED', code: 'UNKNOWN_STREAM', message: 'authentication failed' });
-      return json(res, 200, { reports: history.page(feedID, start, limit) });
+      const reports = pageAnswer === undefined ? history.page(feedID, start, limit) : pageAnswer({ feedID, startTimestamp: start, limit });
+      return json(res, 200, { reports });
     }
     json(res, 404, { type: 'NOT_FOUND', message: `no route for ${method} ${url.pathname}` }, method === 'HEAD');
   }
@@ -207,6 +221,7 @@ export async function startReportServer(options: ReportServerOptions = {}): Prom
       });
       ws.on('close', () => origin.connections.delete(connection));
       ws.on('error', () => undefined);
+      if (closeAtOnce) ws.close(1011, 'going away at once');
     });
   });
 
@@ -269,6 +284,15 @@ export async function startReportServer(options: ReportServerOptions = {}): Prom
     resend(id, reports) {
       const state = originState(id);
       for (const report of reports) send(state, report, JSON.stringify({ report }));
+    },
+    answerPages(answer) {
+      pageAnswer = answer;
+    },
+    closeOnOpen(on) {
+      closeAtOnce = on;
+    },
+    hangHead(on) {
+      headHangs = on;
     },
     connectionCount(id) {
       const states = id === undefined ? [...origins.values()] : [originState(id)];

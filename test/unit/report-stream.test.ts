@@ -29,7 +29,7 @@ import {
   waitFor,
   type Harness,
 } from '../support/report-stream.js';
-import { v3FeedID } from '../support/report-server.js';
+import { makeV3Report, v3FeedID } from '../support/report-server.js';
 
 // Every case runs against a local report service with real HMAC checks,
 // real WebSockets and real V3 reports, and ends by checking that nothing of
@@ -328,8 +328,11 @@ describe('streamReports: two origins', () => {
     server.sendRaw('001', 'not json {');
     server.sendRaw('001', JSON.stringify({ report: { feedID: '0x12', observationsTimestamp: 1 } }));
     server.sendRaw('001', JSON.stringify({ report: { ...server.history(feed)[0], feedID: v3FeedID('not subscribed') } }));
-    // A well-formed message whose blob does not decode, at a time no real report has.
+    // An envelope its blob does not back (the blob is too short to say anything).
     server.sendRaw('001', JSON.stringify({ report: { ...server.history(feed)[0], observationsTimestamp: 4_000_000_000, fullReport: '0x00ff' } }));
+    // A report whose envelope agrees with its signed head but whose blob does not decode, at a time no real report has.
+    const unpublished = makeV3Report(feed, server.history(feed)[0]!.observationsTimestamp + 86_400);
+    server.sendRaw('001', JSON.stringify({ report: { ...unpublished, fullReport: `${unpublished.fullReport.slice(0, -1)}g` } }));
     server.publish();
     server.publish();
     await waitFor(() => received.length === total(harness!), 'every report');
@@ -338,12 +341,12 @@ describe('streamReports: two origins', () => {
 
     expectExactlyHistory(server, received);
     const skipped = ofType(events, 'message-skipped').map((e) => e.error);
-    expect(skipped.map((e) => e.problem)).toEqual(['not_json', 'not_a_report', 'unexpected_feed', 'undecodable']);
+    expect(skipped.map((e) => e.problem)).toEqual(['not_json', 'not_a_report', 'unexpected_feed', 'envelope_mismatch', 'undecodable']);
     for (const error of skipped) {
       expect(error).toBeInstanceOf(ReportStreamMessageError);
       expect(error.source).toBe('001');
     }
-    expect(stream.stats.skipped).toBe(4);
+    expect(stream.stats.skipped).toBe(5);
     await expectNothingOpen(server, timers);
   });
 });

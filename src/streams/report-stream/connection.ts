@@ -1,11 +1,11 @@
 import type { StreamOrigin } from './origins.js';
-import type { SocketEnd, SocketFactory, StreamSocket } from './websocket.js';
+import type { SocketEnd, SocketFactory, SocketLimits, StreamSocket } from './websocket.js';
 
 export interface ConnectionTiming {
   pingIntervalMs: number;
   pongTimeoutMs: number;
   connectTimeoutMs: number;
-  reconnect: { baseDelayMs: number; maxDelayMs: number; maxAttempts: number };
+  reconnect: { baseDelayMs: number; maxDelayMs: number; maxAttempts: number; stableAfterMs: number };
 }
 
 export type LostReason = 'closed' | 'pong-timeout' | 'silent';
@@ -30,6 +30,7 @@ export interface ConnectionSetup {
   /** Headers of one attempt, signed afresh (new timestamp) each time. */
   headersFor(url: string): Record<string, string>;
   factory: SocketFactory;
+  limits: SocketLimits;
   timing: ConnectionTiming;
   random: () => number;
 }
@@ -41,6 +42,11 @@ export interface ConnectionSetup {
  * do not come back at once), and pings every `pingIntervalMs`, dropping a
  * connection whose pong is `pongTimeoutMs` late (a dead peer or a broken
  * path sends no close). Every timer it starts is cleared by `close()`.
+ *
+ * The back-off starts again from the bottom only after a connection stayed
+ * open for `stableAfterMs`: a host that accepts and closes at once is
+ * retried ever more slowly, and counts towards `maxAttempts`, instead of
+ * being reconnected to (and backfilled from) every second forever.
  */
 export class OriginConnection {
   readonly origin: StreamOrigin;
@@ -50,6 +56,7 @@ export class OriginConnection {
   private isOpen = false;
   private closed = false;
   private failures = 0;
+  private openedAt = 0;
   private lastTraffic = 0;
   private lostReason: LostReason = 'closed';
   private connectTimer: ReturnType<typeof setTimeout> | undefined;
@@ -74,15 +81,16 @@ export class OriginConnection {
     if (this.origin.originId !== undefined) headers['X-Cll-Origin'] = this.origin.originId;
     this.lostReason = 'closed';
     try {
-      this.socket = this.setup.factory(url, headers, {
+      const handlers = {
         open: () => this.onOpen(),
-        message: (text) => {
+        message: (text: string) => {
           this.lastTraffic = Date.now();
           this.events.message(this, text);
         },
         pong: () => this.onPong(),
-        end: (end) => this.onEnd(end),
-      });
+        end: (end: SocketEnd) => this.onEnd(end),
+      };
+      this.socket = this.setup.factory(url, headers, handlers, this.setup.limits);
     } catch (error) {
       // A constructor that throws (a bad URL for this runtime): count it as a failed attempt.
       this.onEnd({ code: 1006, refusedStatus: undefined, error });
@@ -109,8 +117,8 @@ export class OriginConnection {
     clearTimeout(this.connectTimer);
     this.connectTimer = undefined;
     this.isOpen = true;
-    this.failures = 0;
-    this.lastTraffic = Date.now();
+    this.openedAt = Date.now();
+    this.lastTraffic = this.openedAt;
     this.pingTimer = setInterval(() => this.checkLiveness(), this.setup.timing.pingIntervalMs);
     this.events.opened(this);
   }
@@ -169,14 +177,16 @@ export class OriginConnection {
       this.events.refused(this, end.refusedStatus);
       return;
     }
-    if (!wasOpen) this.failures++;
-    const { baseDelayMs, maxDelayMs, maxAttempts } = this.setup.timing.reconnect;
+    const { baseDelayMs, maxDelayMs, maxAttempts, stableAfterMs } = this.setup.timing.reconnect;
+    if (wasOpen && Date.now() - this.openedAt >= stableAfterMs) this.failures = 0;
+    else this.failures++;
     if (this.failures >= maxAttempts) {
       this.closed = true;
       this.events.gaveUp(this, end.error);
       return;
     }
     const attempt = this.failures + 1;
+    // A stable connection's loss is retried within `baseDelayMs`; each failure in a row doubles the cap.
     const cap = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(this.failures, 30));
     const delayMs = Math.floor(this.setup.random() * cap);
     this.events.reconnecting(this, attempt, delayMs);

@@ -50,10 +50,22 @@ export class ReportStreamOverflowError extends SdkError {
  * Why a message was skipped:
  * - `not_json`: the text is not JSON;
  * - `not_a_report`: JSON, but not `{report: {feedID, validFromTimestamp, observationsTimestamp, fullReport}}` with those types;
- * - `unexpected_feed`: a report of a stream the stream was not opened for;
+ * - `unexpected_feed`: a report of a stream the stream was not opened for (live), or not the one asked for (backfill);
+ * - `envelope_mismatch`: the message's unsigned `feedID` or timestamps differ from those signed inside `fullReport`;
+ * - `from_the_future`: observed later than now plus `maxFutureMs`;
+ * - `outside_gap`: a backfilled report outside the gap it was asked to fill;
+ * - `too_large`: a message over `maxMessageBytes` (the connection is dropped, reopened and the gap filled);
  * - `undecodable`: with `decode: true`, `fullReport` does not decode (`cause` is the ReportDecodeError).
  */
-export type ReportStreamMessageProblem = 'not_json' | 'not_a_report' | 'unexpected_feed' | 'undecodable';
+export type ReportStreamMessageProblem =
+  | 'not_json'
+  | 'not_a_report'
+  | 'unexpected_feed'
+  | 'envelope_mismatch'
+  | 'from_the_future'
+  | 'outside_gap'
+  | 'too_large'
+  | 'undecodable';
 
 /**
  * A message that is not a usable report. Not thrown: it is passed to

@@ -8,8 +8,9 @@ export type ReportStreamMessage = components['schemas']['ReportStreamMessage'];
 /** A stream ID: `0x` and 64 hex digits. */
 export const FEED_ID = /^0x[0-9a-fA-F]{64}$/;
 
+/** Unix seconds as the report blob holds them: a uint32. */
 function isTimestamp(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 0xffffffff;
 }
 
 /** What a message starts with, for an error message (never the whole of a large frame). */
@@ -21,9 +22,10 @@ function excerpt(text: string): string {
  * The report in one stream message (`ReportStreamMessage` in the spec). The
  * checks are the cheap ones that keep a malformed report away from the
  * caller's code; `feedID` only has to be a string here, as the stream then
- * looks it up among the subscribed ones (whose IDs were checked), and the
- * blob itself is checked by `decodeReport` when the stream decodes. Extra
- * fields are kept (a later version may add some).
+ * looks it up among the subscribed ones (whose IDs were checked); the stream
+ * then holds the envelope to the blob's signed fields (signed-fields.ts), and
+ * `decodeReport` checks the whole blob when the stream decodes. Extra fields
+ * are kept (a later version may add some).
  */
 export function parseReportMessage(text: string, source: string): Report {
   let message: unknown;
@@ -39,7 +41,7 @@ export function parseReportMessage(text: string, source: string): Report {
   const { feedID, validFromTimestamp, observationsTimestamp, fullReport } = report;
   if (typeof feedID !== 'string') throw new ReportStreamMessageError('not_a_report', source, '`report.feedID` is not a string');
   if (!isTimestamp(validFromTimestamp) || !isTimestamp(observationsTimestamp)) {
-    throw new ReportStreamMessageError('not_a_report', source, '`report.validFromTimestamp` and `report.observationsTimestamp` must be Unix seconds');
+    throw new ReportStreamMessageError('not_a_report', source, '`report.validFromTimestamp` and `report.observationsTimestamp` must be Unix seconds (uint32)');
   }
   if (typeof fullReport !== 'string' || !fullReport.startsWith('0x') || fullReport.length % 2 !== 0 || fullReport.length < 4) {
     throw new ReportStreamMessageError('not_a_report', source, '`report.fullReport` is not 0x-prefixed hex');

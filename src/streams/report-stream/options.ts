@@ -14,8 +14,11 @@ export type OverflowPolicy = 'latest-per-feed' | 'error';
 
 /** What happens to the stream, as it happens. */
 export type ReportStreamEvent =
-  /** The origins the stream connects to; `discovered` is false when they did not come from `HEAD /`. */
-  | { type: 'origins'; origins: string[]; discovered: boolean; error?: SdkError }
+  /**
+   * The origins the stream connects to; `discovered` is false when they did
+   * not come from `HEAD /`. `ignored`: origins listed beyond `maxOrigins`.
+   */
+  | { type: 'origins'; origins: string[]; discovered: boolean; ignored?: number; error?: SdkError }
   | { type: 'connected'; origin: string }
   /** A connection that was open closed; `pong-timeout` when it stopped answering pings. */
   | { type: 'origin-lost'; origin: string; reason: 'closed' | 'pong-timeout' | 'silent'; code?: number }
@@ -24,7 +27,14 @@ export type ReportStreamEvent =
   | { type: 'gap-filled'; feedID: string; from: number; reports: number }
   /** The backfill of one stream failed (after the client's retries): reports from `from` on may be missing. */
   | { type: 'gap-unfilled'; feedID: string; from: number; error: SdkError }
+  /** A message or backfilled report that was not delivered, and why (`error.problem`). */
   | { type: 'message-skipped'; error: ReportStreamMessageError }
+  /**
+   * A report of a second already delivered for its stream, with other
+   * content (another origin's or a resend's): the first one delivered is
+   * kept, this one is not delivered, and it is counted in `stats.conflicts`.
+   */
+  | { type: 'conflicting-report'; feedID: string; observationsTimestamp: number; source: string }
   /**
    * A report older than the newest one delivered for its stream
    * (`lastDelivered`), and not a copy of one delivered: not delivered, as
@@ -39,8 +49,14 @@ export interface ReconnectOptions {
   baseDelayMs?: number;
   /** Largest delay, in ms. Default 10,000. */
   maxDelayMs?: number;
-  /** Failed attempts in a row after which an origin is given up. Default `Infinity`: an origin is retried for as long as the stream runs. */
+  /**
+   * Failed attempts in a row after which an origin is given up. A connection
+   * that opens but closes within `stableAfterMs` counts as failed too.
+   * Default `Infinity`: an origin is retried for as long as the stream runs.
+   */
   maxAttempts?: number;
+  /** How long a connection must stay open before the back-off starts again from `baseDelayMs`, in ms. Default 30,000. */
+  stableAfterMs?: number;
 }
 
 export interface ReportStreamOptions {
@@ -71,6 +87,21 @@ export interface ReportStreamOptions {
   pongTimeoutMs?: number;
   /** Time limit of one connection attempt (the upgrade), in ms. Default 10,000. */
   connectTimeoutMs?: number;
+  /** Time limit of the `HEAD /` that lists the origins, in ms; past it the stream opens one connection and lets the host pick. Default 5,000. */
+  discoveryTimeoutMs?: number;
+  /** Origins connected to at most, of those `HEAD /` lists (the rest are reported in the `origins` event). Default 4. */
+  maxOrigins?: number;
+  /**
+   * Largest message accepted, in bytes (a report is about 1 kB). A larger one
+   * drops the connection, which is reopened and its gap filled. Default 65,536.
+   */
+  maxMessageBytes?: number;
+  /**
+   * How far ahead of this machine's clock a report may be observed, in ms.
+   * A later one is skipped: delivering it would make every genuine report
+   * after it late. Default 60,000.
+   */
+  maxFutureMs?: number;
   /**
    * The WebSocket implementation. Default: the `ws` package in Node, the
    * built-in WebSocket in Bun and Deno. Any constructor called as
@@ -92,6 +123,10 @@ export interface ResolvedStreamOptions {
   pingIntervalMs: number;
   pongTimeoutMs: number;
   connectTimeoutMs: number;
+  discoveryTimeoutMs: number;
+  maxOrigins: number;
+  maxMessageBytes: number;
+  maxFutureMs: number;
   webSocket: WebSocketConstructor | undefined;
 }
 
@@ -194,10 +229,15 @@ export function resolveStreamOptions(options: ReportStreamOptions, defaultWsUrl:
       baseDelayMs: positive('reconnect.baseDelayMs', reconnect.baseDelayMs, 1_000),
       maxDelayMs: positive('reconnect.maxDelayMs', reconnect.maxDelayMs, 10_000),
       maxAttempts: positive('reconnect.maxAttempts', reconnect.maxAttempts, Number.POSITIVE_INFINITY, true),
+      stableAfterMs: positive('reconnect.stableAfterMs', reconnect.stableAfterMs, 30_000),
     },
     pingIntervalMs: positive('pingIntervalMs', options.pingIntervalMs, 10_000),
     pongTimeoutMs: positive('pongTimeoutMs', options.pongTimeoutMs, 5_000),
     connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs, 10_000),
+    discoveryTimeoutMs: positive('discoveryTimeoutMs', options.discoveryTimeoutMs, 5_000),
+    maxOrigins: integer('maxOrigins', options.maxOrigins, 4, 1),
+    maxMessageBytes: integer('maxMessageBytes', options.maxMessageBytes, 65_536, 1_024),
+    maxFutureMs: integer('maxFutureMs', options.maxFutureMs, 60_000, 0),
     webSocket: options.webSocket,
   };
 }

@@ -36,7 +36,16 @@ export interface DiscoveredOrigins {
   origins: StreamOrigin[];
   /** False when `HEAD /` failed or listed nothing, so the stream falls back to one connection. */
   discovered: boolean;
+  /** Origins listed beyond the `maxOrigins` the stream connects to. */
+  ignored: number;
   error: SdkError | undefined;
+}
+
+export interface DiscoveryLimits {
+  /** Time limit of the whole `HEAD /` call, retries included. */
+  timeoutMs: number;
+  /** Origins connected to at most: a host listing a thousand must not open a thousand sockets. */
+  maxOrigins: number;
 }
 
 /**
@@ -46,23 +55,30 @@ export interface DiscoveredOrigins {
  * a single connection to the host (which then picks an origin), as losing
  * high availability is better than not streaming.
  */
-export async function discoverOrigins(client: StreamsClient, wsUrl: string, signal: AbortSignal): Promise<DiscoveredOrigins> {
-  const single = [{ label: new URL(wsUrl).host, wsUrl, originId: undefined }];
+export async function discoverOrigins(
+  client: StreamsClient,
+  wsUrl: string,
+  signal: AbortSignal,
+  limits: DiscoveryLimits,
+): Promise<DiscoveredOrigins> {
+  const single = { origins: [{ label: new URL(wsUrl).host, wsUrl, originId: undefined }], discovered: false, ignored: 0 };
   const httpUrl = wsUrl.replace(/^ws/i, 'http');
   let response: Response;
   try {
-    ({ response } = await client.HEAD('/', { baseUrl: httpUrl, signal }));
+    // Its own time limit: a host that never answers must not hold the first report for the client's whole deadline.
+    ({ response } = await client.HEAD('/', { baseUrl: httpUrl, signal, deadlineMs: limits.timeoutMs }));
   } catch (error) {
     if (signal.aborted) throw error;
     const failure = error instanceof SdkError ? error : new SdkError('HEAD / failed', { cause: error });
-    return { origins: single, discovered: false, error: failure };
+    return { ...single, error: failure };
   }
   await response.body?.cancel().catch(() => undefined);
   if (response.status === 401 || response.status === 403) throw new ReportStreamAuthError(response.status, undefined);
   if (!response.ok) {
-    return { origins: single, discovered: false, error: new SdkError(`HEAD / answered ${response.status}; connecting without an origin`) };
+    return { ...single, error: new SdkError(`HEAD / answered ${response.status}; connecting without an origin`) };
   }
-  const ids = parseOriginsHeader(response.headers.get('x-cll-available-origins'));
-  if (ids.length === 0) return { origins: single, discovered: false, error: undefined };
-  return { origins: staticOrigins(wsUrl, ids), discovered: true, error: undefined };
+  const ids = [...new Set(parseOriginsHeader(response.headers.get('x-cll-available-origins')))];
+  if (ids.length === 0) return { ...single, error: undefined };
+  const kept = ids.slice(0, limits.maxOrigins);
+  return { origins: staticOrigins(wsUrl, kept), discovered: true, ignored: ids.length - kept.length, error: undefined };
 }

@@ -12,6 +12,7 @@ import {
   ReportStreamOverflowError,
 } from './errors.js';
 import { FEED_ID, parseReportMessage } from './message.js';
+import { envelopeMismatch } from './signed-fields.js';
 import {
   feedIDsOption,
   resolveStreamOptions,
@@ -23,7 +24,7 @@ import {
 import { discoverOrigins, staticOrigins, type StreamOrigin } from './origins.js';
 import { ReportQueue } from './queue.js';
 import { FeedWatermarks, type FeedState } from './watermarks.js';
-import { resolveSocketFactory } from './websocket.js';
+import { MESSAGE_TOO_BIG, resolveSocketFactory } from './websocket.js';
 
 export interface ReportStreamStats {
   /** Messages received, over every connection. */
@@ -44,8 +45,14 @@ export interface ReportStreamStats {
   dropped: number;
   /** Reports waiting for the consumer now (at most `bufferSize`): how far behind it is. */
   buffered: number;
-  /** Messages skipped as malformed. */
+  /**
+   * Messages and backfilled reports skipped: malformed, of another stream,
+   * disagreeing with their signed report, from the future, outside a gap, too
+   * large; each is also reported as a `message-skipped` event.
+   */
   skipped: number;
+  /** Reports of a second already delivered, with other content: the first is kept; each is also a `conflicting-report` event. */
+  conflicts: number;
   /** Open connections that were lost. */
   connectionsLost: number;
 }
@@ -107,7 +114,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   private readonly connections: OriginConnection[] = [];
   private readonly internal = new AbortController();
   private readonly gapFiller: GapFiller | undefined;
-  private readonly counts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, connectionsLost: 0 };
+  private readonly counts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, conflicts: 0, connectionsLost: 0 };
   /** Connections that opened at least once: their next open is a reconnect. */
   private readonly everOpened = new Set<OriginConnection>();
   private heldDropped = 0;
@@ -138,8 +145,10 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
           signal: this.internal.signal,
           lastDelivered: (key) => stream.watermarks.last(key),
           startSecond: () => Math.floor((stream.firstOpenAt ?? Date.now()) / 1000),
+          latestSecond: () => stream.latestSecond(),
           liveEdge: (key) => stream.held.get(key)?.[0]?.observationsTimestamp,
           deliverBackfilled: (key, report) => stream.deliverBackfilled(key, report),
+          skip: (error) => stream.skip(error),
           release: (key) => stream.release(key),
           emit: (event) => stream.emit(event),
         },
@@ -191,22 +200,25 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
       origins = staticOrigins(wsUrl, this.options.origins);
       this.emit({ type: 'origins', origins: origins.map((o) => o.label), discovered: false });
     } else {
-      const found = await discoverOrigins(this.client, wsUrl, this.internal.signal);
+      const limits = { timeoutMs: this.options.discoveryTimeoutMs, maxOrigins: this.options.maxOrigins };
+      const found = await discoverOrigins(this.client, wsUrl, this.internal.signal, limits);
       if (this.finished) return;
       origins = found.origins;
       this.emit({
         type: 'origins',
         origins: origins.map((o) => o.label),
         discovered: found.discovered,
+        ...(found.ignored === 0 ? {} : { ignored: found.ignored }),
         ...(found.error === undefined ? {} : { error: found.error }),
       });
     }
     const pathAndQuery = `api/v1/ws?feedIDs=${[...this.feedIDs.values()].join(',')}`;
+    const { pingIntervalMs, pongTimeoutMs, connectTimeoutMs, reconnect, maxMessageBytes } = this.options;
+    const timing = { pingIntervalMs, pongTimeoutMs, connectTimeoutMs, reconnect };
+    const limits = { maxMessageBytes };
     for (const origin of origins) {
-      const { pingIntervalMs, pongTimeoutMs, connectTimeoutMs, reconnect } = this.options;
-      const timing = { pingIntervalMs, pongTimeoutMs, connectTimeoutMs, reconnect };
       this.connections.push(
-        new OriginConnection({ origin, pathAndQuery, headersFor: this.headersFor, factory, timing, random: Math.random }, this),
+        new OriginConnection({ origin, pathAndQuery, headersFor: this.headersFor, factory, limits, timing, random: Math.random }, this),
       );
     }
     for (const connection of this.connections) connection.start();
@@ -249,7 +261,8 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
       );
       return;
     }
-    if (!this.isNew(feed, report)) return;
+    if (!this.trustworthy(report, source)) return;
+    if (!this.isNew(feed, report, source)) return;
     if (this.gapFiller?.isFilling(feed.key)) {
       this.hold(feed.key, report);
       return;
@@ -261,6 +274,10 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   lost(connection: OriginConnection, reason: LostReason, code: number | undefined): void {
     this.openCount--;
     this.counts.connectionsLost++;
+    if (code === MESSAGE_TOO_BIG) {
+      const limit = this.options.maxMessageBytes;
+      this.skip(new ReportStreamMessageError('too_large', connection.origin.label, `a message over maxMessageBytes (${limit}); the connection is reopened`));
+    }
     this.emit({ type: 'origin-lost', origin: connection.origin.label, reason, ...(code === undefined ? {} : { code }) });
     if (this.openCount === 0) {
       this.uncovered = true;
@@ -287,17 +304,54 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
 
   // Reports
 
+  /** The latest second a report may be observed at now (see `maxFutureMs`). */
+  private latestSecond(): number {
+    return Math.floor((Date.now() + this.options.maxFutureMs) / 1000);
+  }
+
+  /**
+   * True when the envelope agrees with the signed report and the report is
+   * not from the future; otherwise it is skipped and reported. Only such a
+   * report may move its stream's watermark, so neither a message that lies
+   * nor a clock that runs ahead can push genuine reports out as late.
+   */
+  private trustworthy(report: Report, source: string): boolean {
+    const mismatch = envelopeMismatch(report);
+    if (mismatch !== undefined) {
+      this.skip(new ReportStreamMessageError('envelope_mismatch', source, mismatch));
+      return false;
+    }
+    if (report.observationsTimestamp > this.latestSecond()) {
+      const ahead = report.observationsTimestamp - Math.floor(Date.now() / 1000);
+      this.skip(
+        new ReportStreamMessageError(
+          'from_the_future',
+          source,
+          `a report of ${report.feedID} observed at ${report.observationsTimestamp}, ${ahead} s ahead of this clock (maxFutureMs: ${this.options.maxFutureMs})`,
+        ),
+      );
+      return false;
+    }
+    return true;
+  }
+
   /**
    * True when `report` is newer than every report delivered for its stream.
    * Otherwise it is counted: as a duplicate, or, when it was never delivered,
    * as late, and reported, since it is not delivered (the order per stream
    * comes first) and must not vanish unnoticed.
    */
-  private isNew(feed: FeedState, report: Report): boolean {
+  private isNew(feed: FeedState, report: Report, source: string): boolean {
     const arrival = feed.classify(report.observationsTimestamp);
     if (arrival === 'new') return true;
     if (arrival === 'duplicate') {
-      this.counts.duplicates++;
+      const delivered = feed.contentAt(report.observationsTimestamp);
+      if (delivered !== undefined && delivered !== report.fullReport) {
+        this.counts.conflicts++;
+        this.emit({ type: 'conflicting-report', feedID: feed.feedID, observationsTimestamp: report.observationsTimestamp, source });
+      } else {
+        this.counts.duplicates++;
+      }
     } else {
       this.counts.late++;
       this.emit({ type: 'late-report', feedID: feed.feedID, observationsTimestamp: report.observationsTimestamp, lastDelivered: feed.newest });
@@ -318,7 +372,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     } else {
       item = report as R;
     }
-    feed.delivered(report.observationsTimestamp);
+    feed.delivered(report.observationsTimestamp, report.fullReport);
     this.counts.accepted++;
     return item;
   }
@@ -326,7 +380,8 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   private async deliverBackfilled(key: string, report: Report): Promise<boolean> {
     const feed = this.watermarks.find(key);
     if (this.finished || feed === undefined) return false;
-    if (!this.isNew(feed, report)) return false;
+    if (!this.trustworthy(report, 'rest')) return false;
+    if (!this.isNew(feed, report, 'rest')) return false;
     const item = this.admit(feed, report, 'rest');
     if (item === undefined) return false;
     this.counts.backfilled++;
@@ -359,7 +414,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     list.sort((a, b) => a.observationsTimestamp - b.observationsTimestamp);
     for (const report of list) {
       if (this.finished) return;
-      if (!this.isNew(feed, report)) continue;
+      if (!this.isNew(feed, report, 'held')) continue;
       const item = this.admit(feed, report, 'held');
       if (item !== undefined) this.queue.push(item);
     }

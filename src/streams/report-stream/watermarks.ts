@@ -6,6 +6,14 @@
  */
 export const RECENT_WINDOW_SECONDS = 1024;
 
+/**
+ * How many of the newest delivered reports a stream keeps whole, to tell a
+ * copy from a conflicting report of the same second (same stream and time,
+ * other content). Copies come from the other origin within moments, so the
+ * last few suffice; older seconds are still told apart as delivered or not.
+ */
+export const RECENT_CONTENTS = 8;
+
 /** What a report is to its stream: `new` goes on; a `duplicate` was delivered already; a `late` one was not, but a newer one was. */
 export type Arrival = 'new' | 'duplicate' | 'late';
 
@@ -18,6 +26,9 @@ export class FeedState {
   /** `observationsTimestamp` of the newest report delivered; -1 before the first. */
   private latest = -1;
   private readonly recent = new Uint32Array(RECENT_WINDOW_SECONDS / 32);
+  /** `fullReport` of the last RECENT_CONTENTS delivered reports and their seconds, in a ring indexed by second. */
+  private readonly contentTimes = new Float64Array(RECENT_CONTENTS).fill(-1);
+  private readonly contents: string[] = new Array<string>(RECENT_CONTENTS).fill('');
 
   constructor(
     /** The ID in lowercase, the stream's key everywhere. */
@@ -45,8 +56,22 @@ export class FeedState {
     return this.bit(observationsTimestamp) ? 'duplicate' : 'late';
   }
 
+  /**
+   * The `fullReport` delivered for second `t`, when it is one of the last
+   * few delivered (see RECENT_CONTENTS); `undefined` when not known.
+   */
+  contentAt(t: number): string | undefined {
+    const slot = t % RECENT_CONTENTS;
+    return this.contentTimes[slot] === t ? this.contents[slot] : undefined;
+  }
+
   /** Records a delivered report; it must be `new` (newer than every delivered one). */
-  delivered(observationsTimestamp: number): void {
+  delivered(observationsTimestamp: number, fullReport?: string): void {
+    if (fullReport !== undefined) {
+      const slot = observationsTimestamp % RECENT_CONTENTS;
+      this.contentTimes[slot] = observationsTimestamp;
+      this.contents[slot] = fullReport;
+    }
     const from = this.latest;
     if (from < 0 || observationsTimestamp - from >= RECENT_WINDOW_SECONDS) {
       this.recent.fill(0);

@@ -49,7 +49,16 @@ export interface StreamSocket {
   dispose(): void;
 }
 
-export type SocketFactory = (url: string, headers: Record<string, string>, handlers: SocketHandlers) => StreamSocket;
+/** What one socket may take. */
+export interface SocketLimits {
+  /** A larger message ends the socket with code 1009 (MESSAGE_TOO_BIG) instead of being read whole. */
+  maxMessageBytes: number;
+}
+
+/** The close code of a socket ended for a message over `maxMessageBytes`. */
+export const MESSAGE_TOO_BIG = 1009;
+
+export type SocketFactory = (url: string, headers: Record<string, string>, handlers: SocketHandlers, limits: SocketLimits) => StreamSocket;
 
 const decoder = new TextDecoder();
 
@@ -76,10 +85,13 @@ interface WsLike {
 
 /** The `ws` package (or anything with its EventEmitter API). */
 function wsFactory(WebSocket: WebSocketConstructor): SocketFactory {
-  return (url, headers, handlers) => {
-    const socket = new WebSocket(url, { headers }) as WsLike;
+  return (url, headers, handlers, limits) => {
+    // `maxPayload` makes ws refuse a frame from its length header, before reading it (its default is 100 MiB).
+    const options = { headers, maxPayload: limits.maxMessageBytes };
+    const socket = new (WebSocket as unknown as new (url: string, options: object) => WsLike)(url, options);
     let disposed = false;
     let refusedStatus: number | undefined;
+    let tooBig = false;
     let lastError: unknown;
     socket.on('open', () => disposed || handlers.open());
     // A Buffer (ws's default binaryType); its toString() is Node's fast UTF-8 path.
@@ -93,13 +105,18 @@ function wsFactory(WebSocket: WebSocketConstructor): SocketFactory {
     });
     socket.on('error', (error: unknown) => {
       lastError = error;
+      if ((error as { code?: unknown } | null)?.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+        // ws would wait up to 30 s for the peer's close frame; a peer that sent this may never send one.
+        tooBig = true;
+        socket.terminate();
+      }
     });
     socket.on('close', (code: number) => {
       if (disposed) return;
       disposed = true;
       socket.removeAllListeners();
       socket.on('error', () => undefined);
-      handlers.end({ code, refusedStatus, error: lastError });
+      handlers.end({ code: tooBig ? MESSAGE_TOO_BIG : code, refusedStatus, error: lastError });
     });
     return {
       canPing: true,
@@ -131,15 +148,34 @@ interface WhatwgLike {
 const STATUS_IN_MESSAGE = /status code:? (\d{3})\b/i;
 
 function whatwgFactory(WebSocket: WebSocketConstructor): SocketFactory {
-  return (url, headers, handlers) => {
+  return (url, headers, handlers, limits) => {
     const socket = new WebSocket(url, { headers }) as WhatwgLike;
     socket.binaryType = 'arraybuffer';
     let disposed = false;
     let refusedStatus: number | undefined;
     let lastError: unknown;
     const canPing = typeof socket.ping === 'function';
+    const dispose = () => {
+      if (disposed) return;
+      disposed = true;
+      try {
+        if (typeof socket.terminate === 'function') socket.terminate();
+        else socket.close(1000);
+      } catch {
+        // Already closing.
+      }
+    };
     socket.addEventListener('open', () => disposed || handlers.open());
-    socket.addEventListener('message', (event: { data: unknown }) => disposed || handlers.message(textOf(event.data)));
+    socket.addEventListener('message', (event: { data: unknown }) => {
+      if (disposed) return;
+      // These WebSockets take no size limit: the message is already in memory, but it is not parsed, and the connection ends.
+      if (sizeOf(event.data) > limits.maxMessageBytes) {
+        dispose();
+        handlers.end({ code: MESSAGE_TOO_BIG, refusedStatus: undefined, error: undefined });
+        return;
+      }
+      handlers.message(textOf(event.data));
+    });
     if (canPing) socket.addEventListener('pong', () => disposed || handlers.pong());
     socket.addEventListener('error', (event: { message?: string; error?: unknown }) => {
       lastError = event.error ?? event.message;
@@ -160,18 +196,17 @@ function whatwgFactory(WebSocket: WebSocketConstructor): SocketFactory {
           // Not open (any more): the close event follows.
         }
       },
-      dispose: () => {
-        if (disposed) return;
-        disposed = true;
-        try {
-          if (typeof socket.terminate === 'function') socket.terminate();
-          else socket.close(1000);
-        } catch {
-          // Already closing.
-        }
-      },
+      dispose,
     };
   };
+}
+
+/** A message's size in bytes: exact for binary data and for ASCII text (what reports are); for other text, its length in UTF-16 units (no encoding pass). */
+function sizeOf(data: unknown): number {
+  if (typeof data === 'string') return data.length;
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  if (ArrayBuffer.isView(data)) return data.byteLength;
+  return 0;
 }
 
 /** True for the `ws` package's class (EventEmitter API), false for WHATWG ones. */
