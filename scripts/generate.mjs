@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Spec pipeline: lint -> bundle -> types, then the WebAssembly the decoder
+// Spec pipeline: lint -> bundle -> types and the sandbox's request checks, then the WebAssembly the decoder
 // uses (src/**/*.wat -> generated/wasm/*.{wasm,js,d.ts}). Everything it
 // writes lands under one output folder (generated/ by default), so a test can
 // regenerate into a temporary folder and compare byte for byte with what is
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import initWabt from 'wabt';
 import { parse, stringify } from 'yaml';
+import { requestChecksModule } from './lib/request-checks.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -42,6 +43,7 @@ if (!skipLint) runRedocly(['lint', '--format', 'stylish']);
 mkdirSync(join(outDir, 'openapi'), { recursive: true });
 mkdirSync(join(outDir, 'types'), { recursive: true });
 mkdirSync(join(outDir, 'operations'), { recursive: true });
+mkdirSync(join(outDir, 'request-checks'), { recursive: true });
 
 const only = args.includes('--api') ? args[args.indexOf('--api') + 1] : undefined;
 for (const api of apis.filter((name) => only === undefined || name === only)) {
@@ -72,6 +74,8 @@ for (const api of apis.filter((name) => only === undefined || name === only)) {
     `// Regenerate with \`npm run generate\`.\n\n`;
   writeFileSync(join(outDir, 'types', `${api}.ts`), header + astToString(ast));
   writeFileSync(join(outDir, 'operations', `${api}.ts`), header + operationTable(parse(readFileSync(bundlePath, 'utf8'))));
+  // The sandbox's request checks: every operation's parameters and body, compiled from the bundle (scripts/lib/request-checks.mjs).
+  writeFileSync(join(outDir, 'request-checks', `${api}.ts`), requestChecksModule(api, parse(readFileSync(bundlePath, 'utf8'))));
   console.log(`generated ${api}`);
 }
 

@@ -3,6 +3,7 @@
  * validation, listening) and the behaviour of each API. A behaviour is a
  * table of handlers, one per operationId of its spec, over its own state.
  */
+import type { RequestProblem } from './request-check.js';
 
 export type SandboxApi = 'channels' | 'streams' | 'policy-coordinator' | 'policy-evaluation' | 'policy-reporting';
 
@@ -52,6 +53,8 @@ export interface ApiBehaviour {
    * refusal to send.
    */
   authenticate(request: AuthInput): 'ok' | 'anonymous' | SandboxAnswer;
+  /** The refusal of a request that breaks its spec (generated checks, `request-check.ts`), worded as this API words it. */
+  refuseRequest(problem: RequestProblem, operationId: string): SandboxHttpError;
   /** This API's error body for a refusal of the core or of a handler. */
   errorAnswer(error: SandboxHttpError): SandboxAnswer;
   /** Back to the seeded state. */

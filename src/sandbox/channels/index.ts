@@ -38,6 +38,7 @@ import { createWorld } from './state.js';
 import { DEFAULT_CHANNELS_TIMINGS, type ChannelsTimings } from './timings.js';
 import { createWalletHandlers } from './wallets.js';
 import { createWatcherHandlers } from './watchers.js';
+import { channelsRequestRefusal } from './request-refusal.js';
 
 export { SANDBOX_NETWORKS, type SandboxNetwork } from './networks.js';
 export { DEFAULT_CHANNELS_TIMINGS, type ChannelsTimings } from './timings.js';
@@ -80,6 +81,7 @@ export function createChannelsBehaviour(context: BehaviourContext, options: Chan
     handlers,
     authenticate: createChannelsAuthenticator(context.credentials.channels.apiKey),
     errorAnswer: channelsErrorAnswer,
+    refuseRequest: channelsRequestRefusal,
     reset: () => {
       world.reset();
       plantSeed();

@@ -29,6 +29,7 @@ import { replacePolicyConfigHandler } from './offchain-policies.js';
 import { archivePolicyHandler, patchPolicyConfigsHandler, policies, resyncOnchainPolicyHandler } from './policies.js';
 import { aceErrorAnswer, reportingErrorAnswer } from './refusals.js';
 import { reportingHandlers } from './reporting.js';
+import { policyRequestRefusal } from './request-refusal.js';
 import { resourceHandlers, type ResourceKind, type Stored } from './resources.js';
 import { sandboxOrganization, seedState } from './seed.js';
 import { clearState, createEmptyState, createWorld, DEFAULT_TIMINGS, type PolicyTimings, type PolicyWorld } from './state.js';
@@ -155,7 +156,16 @@ export function createPolicyBehaviours(context: BehaviourContext, options: Polic
     handlers: Record<string, OperationHandler>,
     operations: Record<string, unknown>,
     errorAnswer: (error: SandboxHttpError) => SandboxAnswer,
-  ): ApiBehaviour => ({ api, handlers: checkComplete(api, handlers, operations), authenticate: authenticator(errorAnswer), errorAnswer, reset });
+  ): ApiBehaviour => ({
+    api,
+    handlers: checkComplete(api, handlers, operations),
+    authenticate: authenticator(errorAnswer),
+    errorAnswer,
+    // The coordinator's refusals leave with the status its operation documents, as its handlers' do.
+    refuseRequest: (problem, operationId) =>
+      api === 'policy-coordinator' ? documentedRefusal(operationId as CoordinatorOperationId, policyRequestRefusal(problem)) : policyRequestRefusal(problem),
+    reset,
+  });
 
   return [
     behaviour('policy-coordinator', coordinatorHandlers(world), coordinatorOperations, aceErrorAnswer),

@@ -11,6 +11,7 @@ import { streamsErrorAnswer } from './error-answer.js';
 import { createReportHandlers } from './handlers.js';
 import { createHmacVerifier, hasHmacHeaders } from './hmac.js';
 import { createLiveHandlers } from './live.js';
+import { streamsRequestRefusal } from './request-refusal.js';
 
 export { SANDBOX_STREAMS, findStream, type CatalogStream, type StreamRecord } from './catalog.js';
 export { reportAt, reportsFrom, hasReportAt, firstSecond, lastSecond, type Report } from './history.js';
@@ -42,6 +43,7 @@ export function createStreamsBehaviour(context: BehaviourContext): ApiBehaviour 
     handlers,
     authenticate,
     errorAnswer: streamsErrorAnswer,
+    refuseRequest: streamsRequestRefusal,
     reset: () => context.streamOrigins.restoreAll(),
   };
 }
