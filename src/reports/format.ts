@@ -4,7 +4,12 @@
  * Trailing fractional zeros are dropped (`'3000'`, not `'3000.0'`), and a
  * negative value keeps its sign (`'-0.5'`), like viem's `formatUnits`.
  *
- * @param decimals 18 for crypto streams; the stream catalog gives each stream's value.
+ * The report does not say its values' scale: 18 decimals is the usual one
+ * (crypto prices are 18-decimal fixed point); a stream whose documentation
+ * gives another needs it here. `headlineValues` picks each version's
+ * headline fields and scales them in one call.
+ *
+ * @param decimals Decimal places of `value` (default 18).
  * @throws {RangeError} when `decimals` is not a non-negative safe integer.
  */
 export function formatScaled(value: bigint, decimals = 18): string {

@@ -27,6 +27,16 @@ export {
 export { isReportExpired } from './expiry.js';
 export { formatScaled } from './format.js';
 export {
+  DEFAULT_HEADLINE_DECIMALS,
+  HEADLINE_FIELDS,
+  headlineValues,
+  ReportValueError,
+  type HeadlineName,
+  type HeadlineOptions,
+  type HeadlineValue,
+  type HeadlineValues,
+} from './headline.js';
+export {
   COMMON_REPORT_FIELDS,
   FULL_REPORT_ABI,
   REPORT_SCHEMAS,
