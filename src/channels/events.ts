@@ -130,7 +130,8 @@ function waitForStatusEvent<T extends StatusEventType>(
       if (!resource.isMine(payload)) return false;
       const status = payload.status as StatusOf<T>;
       if (outcome.isDone(status)) return true;
-      if (outcome.isFailed(status)) throw new PollFailedError(resource.what, status, event);
+      // The status event says why, where the resource itself does not.
+      if (outcome.isFailed(status)) throw new PollFailedError(resource.what, status, event, (payload as { status_reason?: string | null }).status_reason);
       return false;
     },
     options,

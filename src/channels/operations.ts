@@ -1,5 +1,5 @@
 import { SdkError } from '../core/errors.js';
-import { pollUntil, type PollOptions } from '../core/poll.js';
+import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
 import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
@@ -142,6 +142,16 @@ export async function executeWithDraft(
   return finalizeOperation(channels, { channel_id: channelId, operation_id: draft.operation_id }, signed, signal);
 }
 
+/**
+ * An operation ended `cancelled`, `expired` or `failed` (or, waiting for
+ * `cancelled`, went ahead instead): `resource` is the operation. The
+ * operation carries no reason; its `operation.status` event does
+ * (`waitForOperationEvent` puts it in `reason`).
+ */
+export class OperationFailedError extends PollFailedError<Operation, OperationStatus> {
+  override name = 'OperationFailedError';
+}
+
 export interface WaitForOperationOptions extends PollOptions<OperationStatus> {
   /** The stage to wait for, or `cancelled`. Default `confirmed`. */
   until?: OperationStage | 'cancelled';
@@ -149,7 +159,7 @@ export interface WaitForOperationOptions extends PollOptions<OperationStatus> {
 
 /**
  * Polls an operation until it reaches `until` (or a later stage). Throws
- * PollFailedError when it ends `cancelled`, `expired` or `failed` instead (or,
+ * OperationFailedError (a PollFailedError) when it ends `cancelled`, `expired` or `failed` instead (or,
  * waiting for `cancelled`, when it went ahead), PollTimeoutError on timeout.
  */
 export function waitForOperation(
@@ -173,6 +183,8 @@ export function waitForOperation(
       statusOf: (operation) => operation.status,
       isDone,
       isFailed,
+      failure: (what, status, operation) => new OperationFailedError(what, status, operation),
+      operation: 'GET /channels/{channel_id}/operations/{operation_id}',
     },
     options,
   );

@@ -1,4 +1,4 @@
-import { pollUntil, type PollOptions } from '../core/poll.js';
+import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
 import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
@@ -39,8 +39,13 @@ export function getQuery(
   return unwrap(channels.GET('/channels/{channel_id}/queries/{query_id}', { params: { path: ref }, signal }));
 }
 
+/** A query ended `failed` or `expired`: `resource` is the query. */
+export class QueryFailedError extends PollFailedError<Query, QueryStatus> {
+  override name = 'QueryFailedError';
+}
+
 /**
- * Polls a query until `completed`. Throws PollFailedError when it ends
+ * Polls a query until `completed`. Throws QueryFailedError (a PollFailedError) when it ends
  * `failed` or `expired` (no result before the service's time-to-live).
  */
 export function waitForQuery(
@@ -55,6 +60,8 @@ export function waitForQuery(
       statusOf: (query) => query.status,
       isDone: (status) => status === 'completed',
       isFailed: (status) => status === 'failed' || status === 'expired',
+      failure: (what, status, query) => new QueryFailedError(what, status, query),
+      operation: 'GET /channels/{channel_id}/queries/{query_id}',
     },
     options,
   );

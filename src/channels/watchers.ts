@@ -1,4 +1,4 @@
-import { pollUntil, type PollOptions } from '../core/poll.js';
+import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
@@ -25,7 +25,12 @@ export function archiveWatcher(channels: ChannelsClient, ref: WatcherRef, signal
   );
 }
 
-/** Polls an archiving watcher until `archived`; throws PollFailedError on `archive_failed`. */
+/** A watcher's archive ended `archive_failed`: `resource` is the watcher. */
+export class WatcherArchiveFailedError extends PollFailedError<Watcher, WatcherStatus> {
+  override name = 'WatcherArchiveFailedError';
+}
+
+/** Polls an archiving watcher until `archived`; throws WatcherArchiveFailedError (a PollFailedError) on `archive_failed`. */
 export function waitForWatcherArchive(
   channels: ChannelsClient,
   ref: WatcherRef,
@@ -38,6 +43,8 @@ export function waitForWatcherArchive(
       statusOf: (watcher) => watcher.status,
       isDone: (status) => status === 'archived',
       isFailed: (status) => status === 'archive_failed',
+      failure: (what, status, watcher) => new WatcherArchiveFailedError(what, status, watcher),
+      operation: 'GET /channels/{channel_id}/watchers/{watcher_id}',
     },
     options,
   );

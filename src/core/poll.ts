@@ -21,15 +21,31 @@ export interface PollOptions<S extends string> {
 
 export const DEFAULT_POLL = Object.freeze({ intervalMs: 1_000, backoff: 1.5, maxIntervalMs: 10_000, timeoutMs: 300_000 });
 
-/** The resource reached a status it can never leave, and not the one waited for. */
+/** Longest reason quoted in a message; the whole one stays in `reason`. */
+const MAX_REASON_IN_MESSAGE = 300;
+
+/**
+ * The resource reached a status it can never leave, and not the one waited
+ * for. Each wait throws its own subclass (`EvaluationFailedError`,
+ * `OperationFailedError`, …), whose `resource` is typed as what it waited on.
+ */
 export class PollFailedError<R = unknown, S extends string = string> extends SdkError {
   override name = 'PollFailedError';
   readonly status: S;
   readonly resource: R;
-  constructor(what: string, status: S, resource: R) {
-    super(`${what} ended in status \`${status}\``);
+  /**
+   * The service's own explanation, where the resource has one (an
+   * evaluation's `reason`, a status event's `status_reason`); for display and
+   * logs, not for parsing. `undefined` when the service gave none.
+   */
+  readonly reason: string | undefined;
+  constructor(what: string, status: S, resource: R, reason?: string | null) {
+    const given = typeof reason === 'string' && reason !== '' ? reason : undefined;
+    const quoted = given === undefined ? '' : `: ${given.length > MAX_REASON_IN_MESSAGE ? `${given.slice(0, MAX_REASON_IN_MESSAGE)}…` : given}`;
+    super(`${what} ended in status \`${status}\`${quoted}`);
     this.status = status;
     this.resource = resource;
+    this.reason = given;
   }
 }
 
@@ -55,6 +71,10 @@ export interface PollSpec<R, S extends string> {
   isDone: (status: S) => boolean;
   /** Throw PollFailedError when true (checked after `isDone`). */
   isFailed: (status: S) => boolean;
+  /** The error for a failure status; default a plain PollFailedError. */
+  failure?: (what: string, status: S, resource: R) => PollFailedError<R, S>;
+  /** `METHOD /path` of the read, named when its answer has no status. */
+  operation?: string;
 }
 
 /**
@@ -79,13 +99,13 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
     options.signal?.throwIfAborted();
     last = await readBefore(deadline, options.signal, spec.read, () => new PollTimeoutError(spec.what, timeoutMs, previous, last));
     const status = isRecord(last) ? spec.statusOf(last) : undefined;
-    if (typeof status !== 'string') throw new InvalidResponseBodyError(undefined, `a body without a status while waiting for ${spec.what}`);
+    if (typeof status !== 'string') throw new InvalidResponseBodyError(spec.operation, `a body without a status while waiting for ${spec.what}`);
     if (status !== previous) {
       options.onStatus?.(status, previous);
       previous = status;
     }
     if (spec.isDone(status)) return last;
-    if (spec.isFailed(status)) throw new PollFailedError(spec.what, status, last);
+    if (spec.isFailed(status)) throw spec.failure?.(spec.what, status, last) ?? new PollFailedError(spec.what, status, last);
 
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new PollTimeoutError(spec.what, timeoutMs, previous, last);

@@ -1,4 +1,4 @@
-import { pollUntil, type PollOptions } from '../core/poll.js';
+import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
 import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { components } from '../../generated/types/policy-evaluation.js';
@@ -10,6 +10,14 @@ export type Evaluation = components['schemas']['EvaluationDetailResponse'];
 
 /** Statuses an evaluation never leaves. Only `ready` lets the protected transaction through. */
 export const EVALUATION_TERMINAL_STATUSES: readonly EvaluationStatus[] = ['ready', 'rejected', 'error'];
+
+/** An evaluation ended `rejected` or `error`: `resource` is the evaluation, `reason` the service's explanation when it gave one. */
+export class EvaluationFailedError extends PollFailedError<Evaluation, EvaluationStatus> {
+  override name = 'EvaluationFailedError';
+  constructor(what: string, status: EvaluationStatus, evaluation: Evaluation) {
+    super(what, status, evaluation, evaluation.reason);
+  }
+}
 
 /**
  * Requests an evaluation. `unique_evaluation_id` is the service's
@@ -29,7 +37,8 @@ export function getEvaluation(policy: PolicyClient, permitId: string, signal?: A
 /**
  * Polls an evaluation through `evaluating` and `approving` until it is
  * terminal. Resolves with it when `ready` (the permit is onchain: submit the
- * transaction); throws PollFailedError on `rejected` or `error`, and
+ * transaction); throws EvaluationFailedError (a PollFailedError, with the
+ * service's `reason`) on `rejected` or `error`, and
  * PollTimeoutError when it takes too long.
  */
 export function waitForEvaluation(
@@ -44,6 +53,8 @@ export function waitForEvaluation(
       statusOf: (evaluation) => evaluation.status,
       isDone: (status) => status === 'ready',
       isFailed: (status) => status === 'rejected' || status === 'error',
+      failure: (what, status, evaluation) => new EvaluationFailedError(what, status, evaluation),
+      operation: 'GET /evaluate/{permitId}',
     },
     options,
   );
