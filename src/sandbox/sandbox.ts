@@ -10,6 +10,9 @@ import { checkRequest, GENERATED_REQUEST_CHECKS, type RequestChecks } from './re
 import { checkSeed, type SandboxSeed } from './seed.js';
 import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
 import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
+import { inProcessWebSocket } from './streams/in-process-socket.js';
+import { createLiveFeed } from './streams/live-feed.js';
+import { SANDBOX_STREAM_LINK, type SandboxStreamLink } from '../streams/report-stream/sandbox-link.js';
 import {
   SandboxHttpError,
   type ApiBehaviour,
@@ -210,12 +213,17 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
   const listeners = new Set<SandboxListener>();
   /** The streams API's live WebSocket, made with the first listener (it needs Node's `ws`). */
   let liveSocket: { upgrade: NonNullable<ListenTarget['upgrade']>; close(): void } | undefined;
+  /** The streams API's live feed: served by the listener's WebSocket, and in process to streams on a client with this `fetch`. */
+  const liveFeed = createLiveFeed({ clock, origins: streamOrigins, dispatch });
+  const sandboxFetch = (input: Request | URL | string, init?: RequestInit) => dispatch(new Request(input, init), false);
+  const link: SandboxStreamLink = { webSocket: inProcessWebSocket(liveFeed), now: () => clock.now() };
+  Object.defineProperty(sandboxFetch, SANDBOX_STREAM_LINK, { value: link });
 
   return {
     credentials,
     clock,
     violations,
-    fetch: (input, init) => dispatch(new Request(input, init), false),
+    fetch: sandboxFetch,
     dispatch,
     async listen(listenOptions) {
       ensureOpen();
@@ -224,7 +232,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
       const liveSocketModule: string = './streams/live-socket.js';
       const { startListener } = (await import(listenModule)) as typeof import('./listen.js');
       const { createLiveSocketServer } = (await import(liveSocketModule)) as typeof import('./streams/live-socket.js');
-      liveSocket ??= createLiveSocketServer({ clock, origins: streamOrigins, dispatch });
+      liveSocket ??= createLiveSocketServer(liveFeed);
       const listener = await startListener({ dispatch, upgrade: liveSocket.upgrade }, listenOptions);
       listeners.add(listener);
       return {
@@ -255,6 +263,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
       for (const listener of listeners) void listener.close();
       listeners.clear();
       liveSocket?.close();
+      liveFeed.close();
     },
   };
 }

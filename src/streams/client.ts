@@ -48,6 +48,6 @@ export function createStreamsClient(options: StreamsClientOptions = {}): Streams
     // `feedIDs` travels as one comma-separated value, not as repeated keys.
     querySerializer: { array: { style: 'form', explode: false } },
   });
-  rememberStreamsClient(client, { network, authorize, userAgent: options.userAgent });
+  rememberStreamsClient(client, { network, authorize, userAgent: options.userAgent, baseUrl: options.baseUrl, fetch: options.fetch });
   return client;
 }

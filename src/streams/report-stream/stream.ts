@@ -1,7 +1,7 @@
 import { SDK_USER_AGENT } from '../../core/client.js';
 import { ConfigurationError, SdkError } from '../../core/errors.js';
-import { streamsClientSettings } from '../client-settings.js';
-import type { StreamsClient } from '../client.js';
+import { streamsClientSettings, type StreamsClientSettings } from '../client-settings.js';
+import { STREAMS_BASE_URLS, type StreamsClient, type StreamsNetwork } from '../client.js';
 import { withDecoded, type Report, type ReportWithDecoded } from '../reports.js';
 import { GapFiller } from './backfill.js';
 import { OriginConnection, type ConnectionEvents, type LostReason } from './connection.js';
@@ -12,11 +12,13 @@ import {
   ReportStreamOverflowError,
 } from './errors.js';
 import { FEED_ID, parseReportMessage } from './message.js';
+import { sandboxStreamLink } from './sandbox-link.js';
 import { envelopeMismatch } from './signed-fields.js';
 import {
   feedIDsOption,
   resolveStreamOptions,
   STREAMS_WS_URLS,
+  wsUrlOption,
   type ReportStreamEvent,
   type ReportStreamOptions,
   type ResolvedStreamOptions,
@@ -95,7 +97,9 @@ export function streamReports<D extends boolean = false>(
     throw new ConfigurationError('apiKey', 'the report stream is signed: create the client with apiKey and apiSecret');
   }
   const ids = feedIDsOption(feedIDs);
-  const resolved = resolveStreamOptions(options ?? {}, STREAMS_WS_URLS[settings.network], ids.length);
+  const { defaultWsUrl, webSocket, now } = whereToStream(settings, options ?? {});
+  const resolved = resolveStreamOptions(options ?? {}, defaultWsUrl, ids.length);
+  if (webSocket !== undefined) resolved.webSocket = webSocket;
   const authorize = settings.authorize;
   const userAgent = settings.userAgent ? `${SDK_USER_AGENT} ${settings.userAgent}` : SDK_USER_AGENT;
   const headersFor = (url: string): Record<string, string> => {
@@ -103,7 +107,52 @@ export function streamReports<D extends boolean = false>(
     authorize(headers, 'GET', url, undefined);
     return Object.fromEntries(headers);
   };
-  return new LiveReportStream<D extends true ? ReportWithDecoded : Report>(client, ids, resolved, headersFor);
+  return new LiveReportStream<D extends true ? ReportWithDecoded : Report>(client, ids, resolved, headersFor, now);
+}
+
+/** True for a URL on this machine. */
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * Where a client's stream goes when the options do not say. The REST backfill
+ * goes where the client's requests go, so the live host must be that same
+ * service:
+ * - a client on a sandbox's `fetch` streams from that sandbox, in process (or
+ *   from its listener, given its `wsUrl`), and never from another host;
+ * - a client with a `baseUrl` of its own (a proxy, a local service) needs
+ *   the `wsUrl` that goes with it: guessing the public host would stream
+ *   from one service and backfill from another;
+ * - otherwise, the WebSocket host of the client's deployment.
+ */
+function whereToStream(settings: StreamsClientSettings, options: ReportStreamOptions) {
+  const link = sandboxStreamLink(settings.fetch);
+  if (link !== undefined) {
+    if (options.wsUrl === undefined) {
+      if (options.webSocket !== undefined) {
+        throw new ConfigurationError(
+          'webSocket',
+          "this client's fetch is a sandbox's: leave webSocket and wsUrl unset to stream from the sandbox in process, or give wsUrl of sandbox.listen()",
+        );
+      }
+      return { defaultWsUrl: STREAMS_WS_URLS[settings.network], webSocket: link.webSocket, now: () => link.now() };
+    }
+    if (!isLoopback(wsUrlOption(options.wsUrl))) {
+      throw new ConfigurationError('wsUrl', "this client's fetch is a sandbox's, so the stream must come from the sandbox too: give the ws:// URL of sandbox.listen(), or no wsUrl");
+    }
+    return { defaultWsUrl: STREAMS_WS_URLS[settings.network], webSocket: undefined, now: () => link.now() };
+  }
+  const base = settings.baseUrl?.replace(/\/+$/, '');
+  const network = base === undefined ? settings.network : (Object.keys(STREAMS_BASE_URLS) as StreamsNetwork[]).find((n) => STREAMS_BASE_URLS[n] === base);
+  if (network === undefined && options.wsUrl === undefined) {
+    throw new ConfigurationError(
+      'wsUrl',
+      `the client's baseUrl is ${base}, not a deployment's: give the WebSocket host of that service as wsUrl (without it the stream would connect to ${STREAMS_WS_URLS[settings.network]})`,
+    );
+  }
+  return { defaultWsUrl: STREAMS_WS_URLS[network ?? settings.network], webSocket: undefined, now: Date.now };
 }
 
 class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionEvents {
@@ -132,6 +181,8 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     ids: readonly string[],
     private readonly options: ResolvedStreamOptions,
     private readonly headersFor: (url: string) => Record<string, string>,
+    /** The clock reports are dated by, in Unix ms: this machine's, or a sandbox's. */
+    private readonly now: () => number,
   ) {
     this.feedIDs = new Map(ids.map((id) => [id.toLowerCase(), id]));
     this.watermarks = new FeedWatermarks(ids);
@@ -144,7 +195,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
           pageSize: options.backfill.pageSize,
           signal: this.internal.signal,
           lastDelivered: (key) => stream.watermarks.last(key),
-          startSecond: () => Math.floor((stream.firstOpenAt ?? Date.now()) / 1000),
+          startSecond: () => Math.floor((stream.firstOpenAt ?? stream.now()) / 1000),
           latestSecond: () => stream.latestSecond(),
           liveEdge: (key) => stream.held.get(key)?.[0]?.observationsTimestamp,
           deliverBackfilled: (key, report) => stream.deliverBackfilled(key, report),
@@ -228,7 +279,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
 
   opened(connection: OriginConnection): void {
     this.openCount++;
-    this.firstOpenAt ??= Date.now();
+    this.firstOpenAt ??= this.now();
     const reconnect = this.everOpened.has(connection);
     this.everOpened.add(connection);
     this.emit({ type: 'connected', origin: connection.origin.label });
@@ -306,7 +357,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
 
   /** The latest second a report may be observed at now (see `maxFutureMs`). */
   private latestSecond(): number {
-    return Math.floor((Date.now() + this.options.maxFutureMs) / 1000);
+    return Math.floor((this.now() + this.options.maxFutureMs) / 1000);
   }
 
   /**
@@ -322,7 +373,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
       return false;
     }
     if (report.observationsTimestamp > this.latestSecond()) {
-      const ahead = report.observationsTimestamp - Math.floor(Date.now() / 1000);
+      const ahead = report.observationsTimestamp - Math.floor(this.now() / 1000);
       this.skip(
         new ReportStreamMessageError(
           'from_the_future',
