@@ -2,6 +2,7 @@ export * from './client.js';
 export * from './errors.js';
 export * from './paginate.js';
 export * from './operations.js';
+export * from './draft-flow.js';
 export * from './queries.js';
 export * from './watchers.js';
 export * from './events.js';

@@ -1,4 +1,3 @@
-import { SdkError } from '../core/errors.js';
 import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
 import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
@@ -65,20 +64,6 @@ export async function createOperation(
 }
 
 /**
- * Signs a draft. The service's draft carries no digest until it is signed
- * (`digest` is `null`), so the signer computes the wallet operation's signing
- * digest (from the draft's fields, as the wallet defines it), signs it, and
- * returns both; when a draft does carry a digest, it is passed in `draft`.
- */
-export type DraftSigner = (draft: Operation) => SignedDigest | Promise<SignedDigest>;
-
-export interface SignedDigest {
-  signature: string;
-  /** The signed digest, 32 bytes `0x` hex. */
-  digest: string;
-}
-
-/**
  * Finalizes a draft: PATCH `{status: 'accepted', signature, digest}`. A draft
  * past its deadline or no longer finalizable is refused with a typed
  * ApiError (`CONFLICT` / `OPERATION_DEADLINE_ELAPSED` or
@@ -108,38 +93,6 @@ export function cancelOperation(channels: ChannelsClient, ref: OperationRef, sig
       signal,
     }),
   );
-}
-
-/** Creating a draft did not give a draft (`pending_signature`), e.g. a signature was sent anyway. */
-export class NotADraftError extends SdkError {
-  override name = 'NotADraftError';
-  readonly operation: Operation;
-  constructor(operation: Operation) {
-    super(`operation ${operation.operation_id} was created in \`${operation.status}\`, not as a draft`);
-    this.operation = operation;
-  }
-}
-
-/**
- * The whole draft flow: create the operation without a signature (a draft in
- * `pending_signature`), let the caller sign it, finalize it with
- * `{status: 'accepted', signature, digest}`. Resolves with the accepted
- * operation; pass it to `waitForOperation` to wait for confirmation. A
- * deadline that elapsed meanwhile or a draft no longer finalizable comes back
- * as an ApiError (`isChannelsError(e, 'CONFLICT', 'OPERATION_DEADLINE_ELAPSED')`).
- */
-export async function executeWithDraft(
-  channels: ChannelsClient,
-  channelId: string,
-  body: Omit<CreateOperationBody, 'signature'>,
-  sign: DraftSigner,
-  signal?: AbortSignal,
-): Promise<Operation> {
-  const draft = await createOperation(channels, channelId, body, signal);
-  if (draft.status !== 'pending_signature') throw new NotADraftError(draft);
-  const signed = await sign(draft);
-  signal?.throwIfAborted();
-  return finalizeOperation(channels, { channel_id: channelId, operation_id: draft.operation_id }, signed, signal);
 }
 
 /**

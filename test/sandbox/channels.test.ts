@@ -5,6 +5,7 @@ import {
   createChannelsClient,
   createOperation,
   createQuery,
+  DraftOperationError,
   executeWithDraft,
   finalizeOperation,
   getOperation,
@@ -571,7 +572,12 @@ describe('operations', () => {
       sandbox.advance(2_000);
       return signed;
     });
-    const elapsed = await apiError(late);
+    const lateFailure = await late.then(
+      () => expect.unreachable('the finalize past the deadline resolved'),
+      (error: unknown) => error as DraftOperationError,
+    );
+    expect(lateFailure).toBeInstanceOf(DraftOperationError);
+    const elapsed = await apiError(Promise.reject(lateFailure.cause));
     expect([elapsed.status, elapsed.code]).toEqual([409, 'OPERATION_DEADLINE_ELAPSED']);
     const [expiredDraft] = (await unwrap(client.GET('/channels/{channel_id}/operations', { params: { path: { channel_id: channel.channel_id }, query: { status: ['expired'] } } }))).data;
     expect(expiredDraft?.wallet_operation_id).toBe('23');

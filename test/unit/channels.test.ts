@@ -8,6 +8,7 @@ import {
   createChannelsClient,
   createOperation,
   createQuery,
+  DraftOperationError,
   executeWithDraft,
   isChannelsError,
   paginate,
@@ -26,6 +27,7 @@ const KEY = 'crec_secret_key_do_not_log';
 const CH = '6a1f0c2e-4b3d-4e5f-8a9b-0c1d2e3f4a5b';
 const OP = '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a';
 const DIGEST = `0x${'d1'.repeat(32)}`;
+const SIGNED = `0x${'5e'.repeat(65)}`;
 
 function channelsWith(...answers: Parameters<typeof fakeFetch>) {
   const fake = fakeFetch(...answers);
@@ -159,28 +161,32 @@ describe('operations and the draft flow', () => {
     const drafts: string[] = [];
     const accepted = await executeWithDraft(channels, CH, operationBody, async (draft) => {
       drafts.push(draft.status);
-      return { signature: '0xsigned', digest: DIGEST };
+      return { signature: SIGNED, digest: DIGEST };
     });
     expect(accepted.status).toBe('accepted');
     expect(drafts).toEqual(['pending_signature']);
     expect(JSON.parse(fake.sent[0]!.body!)).not.toHaveProperty('signature');
     expect(fake.sent[1]!.method).toBe('PATCH');
-    expect(JSON.parse(fake.sent[1]!.body!)).toEqual({ status: 'accepted', signature: '0xsigned', digest: DIGEST });
+    expect(JSON.parse(fake.sent[1]!.body!)).toEqual({ status: 'accepted', signature: SIGNED, digest: DIGEST });
   });
 
-  it.each(['OPERATION_DEADLINE_ELAPSED', 'OPERATION_NOT_FINALIZABLE'] as const)('a refused finalize comes back as ApiError %s', async (code) => {
+  it.each(['OPERATION_DEADLINE_ELAPSED', 'OPERATION_NOT_FINALIZABLE'] as const)('a refused finalize comes back as the ApiError %s, in a DraftOperationError naming the operation', async (code) => {
     const { channels } = channelsWith(
       json(201, operation('pending_signature', { digest: DIGEST })),
       json(409, { type: 'CONFLICT', code, message: 'refused' }),
     );
-    const error = await executeWithDraft(channels, CH, operationBody, () => ({ signature: '0xsigned', digest: DIGEST })).catch((e) => e);
-    expect(isChannelsError(error, 'CONFLICT', code)).toBe(true);
+    const error = await executeWithDraft(channels, CH, operationBody, () => ({ signature: SIGNED, digest: DIGEST })).catch((e) => e);
+    expect(error).toBeInstanceOf(DraftOperationError);
+    expect(error).toMatchObject({ channel_id: CH, operation_id: OP, step: 'finalize', resumable: false });
+    expect(isChannelsError(error.cause, 'CONFLICT', code)).toBe(true);
   });
 
-  it('refuses to finalize an operation that was not created as a draft', async () => {
-    const { fake, channels } = channelsWith(json(201, operation('accepted')));
-    const error = await executeWithDraft(channels, CH, operationBody, () => ({ signature: '0x', digest: DIGEST })).catch((e) => e);
+  it('refuses to finalize an operation that can no longer be, naming it and the channel', async () => {
+    const { fake, channels } = channelsWith(json(201, operation('cancelled')));
+    const error = await executeWithDraft(channels, CH, operationBody, () => ({ signature: SIGNED, digest: DIGEST })).catch((e) => e);
     expect(error.name).toBe('NotADraftError');
+    expect(error.message).toContain(OP);
+    expect(error.message).toContain(CH);
     expect(fake.sent).toHaveLength(1);
   });
 
