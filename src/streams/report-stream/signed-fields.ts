@@ -12,7 +12,7 @@ import type { Report } from '../reports.js';
  * The blob's head is fixed for every schema version (feedId, then the two
  * uint32 timestamps, one ABI word each, right after the canonical outer
  * head), so this reads three 64-digit words at fixed places of the hex
- * string: no decoding, a few hundred nanoseconds per report.
+ * string: no decoding, about a tenth of a microsecond per report.
  */
 
 /** Where ABI word `byteOffset` of the report starts in its `0x…` hex string. */
@@ -27,6 +27,39 @@ const OBSERVATIONS_WORD = at(BLOB_DATA + 64);
 /** The shortest `fullReport` that holds the three fields. */
 const MIN_LENGTH = OBSERVATIONS_WORD + 64;
 
+const ZEROS_56 = '0'.repeat(56);
+
+/**
+ * The uint32 in the word at `start`: its 56 leading digits must be zeros and
+ * the last 8 hex; -1 otherwise. Reads characters in place (no substring).
+ */
+function uint32At(blob: string, start: number): number {
+  if (!blob.startsWith(ZEROS_56, start)) return -1;
+  let value = 0;
+  for (let i = start + 56; i < start + 64; i++) {
+    const c = blob.charCodeAt(i) | 0x20; // lowercase for letters; digits keep their codes
+    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+/**
+ * True when the envelope matches the signed head exactly as it usually comes
+ * (lowercase hex, canonical layout): four in-place comparisons, no strings made.
+ */
+function agrees(report: Report, feedHex: string): boolean {
+  const blob = report.fullReport;
+  return (
+    blob.length >= MIN_LENGTH &&
+    blob.startsWith(CANONICAL_BLOB_OFFSET, BLOB_OFFSET_WORD) &&
+    blob.startsWith(feedHex, FEED_ID_WORD) &&
+    uint32At(blob, OBSERVATIONS_WORD) === report.observationsTimestamp &&
+    uint32At(blob, VALID_FROM_WORD) === report.validFromTimestamp
+  );
+}
+
 function word(fullReport: string, start: number): string {
   return fullReport.slice(start, start + 64).toLowerCase();
 }
@@ -38,8 +71,13 @@ function uint32Word(value: number): string {
 /**
  * Why the message's envelope disagrees with its signed blob, or `undefined`
  * when the stream ID and both timestamps agree (in any letter case).
+ * `feedHex`: the envelope's stream ID in lowercase without `0x`, when the
+ * caller has it at hand (the subscribed stream it was found under), which
+ * spares making it per message.
  */
-export function envelopeMismatch(report: Report): string | undefined {
+export function envelopeMismatch(report: Report, feedHex = report.feedID.slice(2).toLowerCase()): string | undefined {
+  if (agrees(report, feedHex)) return undefined;
+  // The slow path: letter case aside, find what differs, for the message.
   const blob = report.fullReport;
   if (blob.length < MIN_LENGTH) return `\`fullReport\` is too short to hold a report (${(blob.length - 2) / 2} bytes)`;
   if (word(blob, BLOB_OFFSET_WORD) !== CANONICAL_BLOB_OFFSET) return '`fullReport` is not in the canonical layout (its blob offset is not 224)';

@@ -312,7 +312,6 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
       );
       return;
     }
-    if (!this.trustworthy(report, source)) return;
     if (!this.isNew(feed, report, source)) return;
     if (this.gapFiller?.isFilling(feed.key)) {
       this.hold(feed.key, report);
@@ -366,8 +365,8 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
    * report may move its stream's watermark, so neither a message that lies
    * nor a clock that runs ahead can push genuine reports out as late.
    */
-  private trustworthy(report: Report, source: string): boolean {
-    const mismatch = envelopeMismatch(report);
+  private trustworthy(feed: FeedState, report: Report, source: string): boolean {
+    const mismatch = envelopeMismatch(report, feed.hex);
     if (mismatch !== undefined) {
       this.skip(new ReportStreamMessageError('envelope_mismatch', source, mismatch));
       return false;
@@ -387,14 +386,18 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   }
 
   /**
-   * True when `report` is newer than every report delivered for its stream.
-   * Otherwise it is counted: as a duplicate, or, when it was never delivered,
-   * as late, and reported, since it is not delivered (the order per stream
-   * comes first) and must not vanish unnoticed.
+   * True when `report` is newer than every report delivered for its stream
+   * and trustworthy (its envelope agrees with the signed report, and it is
+   * not from the future). Otherwise it is counted: as a duplicate (or a
+   * conflict, when its content differs from the copy delivered), or, when it
+   * was never delivered, as late, and reported, since it is not delivered
+   * (the order per stream comes first) and must not vanish unnoticed.
+   * A copy of a delivered report needs no check of its own: it is compared
+   * whole with what was delivered.
    */
   private isNew(feed: FeedState, report: Report, source: string): boolean {
     const arrival = feed.classify(report.observationsTimestamp);
-    if (arrival === 'new') return true;
+    if (arrival === 'new') return this.trustworthy(feed, report, source);
     if (arrival === 'duplicate') {
       const delivered = feed.contentAt(report.observationsTimestamp);
       if (delivered !== undefined && delivered !== report.fullReport) {
@@ -403,7 +406,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
       } else {
         this.counts.duplicates++;
       }
-    } else {
+    } else if (this.trustworthy(feed, report, source)) {
       this.counts.late++;
       this.emit({ type: 'late-report', feedID: feed.feedID, observationsTimestamp: report.observationsTimestamp, lastDelivered: feed.newest });
     }
@@ -431,7 +434,6 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   private async deliverBackfilled(key: string, report: Report): Promise<boolean> {
     const feed = this.watermarks.find(key);
     if (this.finished || feed === undefined) return false;
-    if (!this.trustworthy(report, 'rest')) return false;
     if (!this.isNew(feed, report, 'rest')) return false;
     const item = this.admit(feed, report, 'rest');
     if (item === undefined) return false;

@@ -23,6 +23,8 @@ export type Arrival = 'new' | 'duplicate' | 'late';
  * were delivered too (one bit per second, in a ring indexed by the second).
  */
 export class FeedState {
+  /** The ID in lowercase without `0x`, as the signed report holds it. */
+  readonly hex: string;
   /** `observationsTimestamp` of the newest report delivered; -1 before the first. */
   private latest = -1;
   private readonly recent = new Uint32Array(RECENT_WINDOW_SECONDS / 32);
@@ -35,7 +37,9 @@ export class FeedState {
     readonly key: string,
     /** The ID as the caller gave it. */
     readonly feedID: string,
-  ) {}
+  ) {
+    this.hex = key.slice(2);
+  }
 
   /** `observationsTimestamp` of the newest report delivered; -1 before the first. */
   get newest(): number {
