@@ -145,8 +145,40 @@ function requiresToImports(code) {
   return `${imports}\n${INTEROP}${unwrap}\n${body}`;
 }
 
+/**
+ * The document as Ajv is given it: each `discriminator` without its
+ * `mapping` (Ajv reads the branch from the property's `const`/`enum`), or
+ * dropped where Ajv cannot use it (the `oneOf` then reports every branch).
+ */
+function withUsableDiscriminators(document, makeAjv) {
+  const copy = structuredClone(document);
+  const found = [];
+  const walk = (node, pointer) => {
+    if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${pointer}/${index}`));
+    else if (node !== null && typeof node === 'object') {
+      if (node.discriminator !== undefined && Array.isArray(node.oneOf)) {
+        delete node.discriminator.mapping;
+        // Ajv applies a discriminator to objects only and then skips the `oneOf`: anything else must fail on its type.
+        node.type ??= 'object';
+        found.push({ node, pointer });
+      }
+      for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${escape(key)}`);
+    }
+  };
+  walk(copy, '#');
+  for (const { node, pointer } of found) {
+    const ajv = makeAjv(copy);
+    try {
+      ajv.compile({ $ref: `${ID}probe${pointer}` });
+    } catch {
+      delete node.discriminator;
+    }
+  }
+  return copy;
+}
+
 /** The module text of one API's request checks. */
-export function requestChecksModule(api, document) {
+export function requestChecksModule(api, original) {
   const bundleId = `${ID}${api}`;
   const makeAjv = (coerceTypes) => {
     const ajv = new Ajv({
@@ -156,14 +188,23 @@ export function requestChecksModule(api, document) {
       inlineRefs: false,
       coerceTypes,
       validateFormats: true,
+      // `oneOf` with a `discriminator` picks its branch by the named property, so a refusal names what that branch lacks.
+      discriminator: true,
       code: { source: true, esm: true, lines: false, optimize: true, formats: undefined },
     });
     addFormats(ajv, { mode: 'fast' });
     // OpenAPI's own keywords carry no constraint; they are annotations here.
-    for (const keyword of ['discriminator', 'example', 'xml', 'externalDocs', 'x-decision']) ajv.addKeyword({ keyword });
+    for (const keyword of ['example', 'xml', 'externalDocs', 'x-decision']) ajv.addKeyword({ keyword });
     ajv.addSchema(document, bundleId);
     return ajv;
   };
+  const document = withUsableDiscriminators(original, (probe) => {
+    const ajv = new Ajv({ strict: false, discriminator: true, code: { source: true } });
+    addFormats(ajv, { mode: 'fast' });
+    for (const keyword of ['example', 'xml', 'externalDocs', 'x-decision']) ajv.addKeyword({ keyword });
+    ajv.addSchema(probe, `${ID}probe`);
+    return ajv;
+  });
   // Parameters arrive as text and are coerced to their declared types; bodies are JSON and are not.
   const parametersAjv = makeAjv('array');
   const bodyAjv = makeAjv(false);

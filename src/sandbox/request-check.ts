@@ -111,26 +111,32 @@ function headerObject(headers: Headers): Record<string, string> {
 /**
  * A problem's status: the one the operation documents. `400` where it can;
  * a malformed path parameter names nothing, so `404` where there is no
- * `400`; else the nearest documented refusal, else `400` (and the answer
- * validator reports the gap in the spec).
+ * `400` (or `403`, where the service hides what it cannot show); else the
+ * nearest documented refusal, else `400` (and the answer validator reports
+ * the gap in the spec).
  */
 function statusFor(check: RequestCheck, location: RequestProblem['location']): number {
-  const order = location === 'path' ? [400, 404, 422, 409] : [400, 422, 409, 404];
+  const order = location === 'path' ? [400, 404, 403, 422, 409] : [400, 422, 409, 404, 403];
   return order.find((status) => check.refusals.includes(status)) ?? 400;
 }
 
 /**
- * The one error to report. Inside a `oneOf`/`anyOf` Ajv reports every
- * variant's error and then the combinator's; the variant that went deepest
- * into the value is the one the caller most likely meant.
+ * The errors to report. Inside a `oneOf`/`anyOf` Ajv reports each variant's
+ * first error and then the combinator's. The variant that went deepest into
+ * the value is the one the caller most likely meant; when several went as
+ * deep, each is named (`one of its variants: …`).
  */
-function pickError(errors: readonly CheckError[]): CheckError | undefined {
+function pickErrors(errors: readonly CheckError[]): CheckError[] {
   const specific = errors.filter((error) => !(error.keyword === 'oneOf' && error.params.passingSchemas == null) && error.keyword !== 'anyOf' && error.keyword !== 'if');
-  let best: CheckError | undefined;
-  for (const error of specific) {
-    if (best === undefined || depth(error.instancePath) > depth(best.instancePath)) best = error;
-  }
-  return best ?? errors[0];
+  if (specific.length === 0) return errors.slice(0, 1);
+  const deepest = Math.max(...specific.map((error) => depth(error.instancePath)));
+  const seen = new Set<string>();
+  return specific.filter((error) => {
+    const key = `${error.instancePath} ${error.keyword} ${JSON.stringify(error.params)}`;
+    if (depth(error.instancePath) !== deepest || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function depth(pointer: string): number {
@@ -138,15 +144,31 @@ function depth(pointer: string): number {
 }
 
 function problemOf(check: RequestCheck, errors: readonly CheckError[], data: unknown): RequestProblem {
-  const error = pickError(errors);
-  if (error === undefined) return { status: statusFor(check, 'body'), location: 'body', field: 'body', kind: 'invalid', expected: 'a request its spec allows' };
+  const picked = pickErrors(errors);
+  if (picked.length === 0) return { status: statusFor(check, 'body'), location: 'body', field: 'body', kind: 'invalid', expected: 'a request its spec allows' };
+  const problems = picked.map((error) => problemOfError(check, error, data));
+  if (problems.length === 1) return problems[0]!;
+  // Several variants fail as deep: the field that holds them, and what each variant wanted.
+  const first = problems[0]!;
+  const holder = first.kind === 'invalid' ? first.field : (first.parent ?? first.field);
+  const alternatives = problems.map((problem) => `${problem.field} ${problem.kind === 'required' ? 'required' : problem.kind === 'unknown' ? 'not allowed' : `as ${problem.expected}`}`);
+  return { status: first.status, location: first.location, field: holder, kind: 'invalid', expected: `one of its variants: ${alternatives.join('; or ')}` };
+}
+
+function problemOfError(check: RequestCheck, error: CheckError, data: unknown): RequestProblem {
   const segments = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   const location = segments[0] as RequestProblem['location'];
   const status = statusFor(check, location);
   if (location === 'body') {
     const field = bodyPath(segments.slice(1));
     if (error.keyword === 'required' || error.keyword === 'dependentRequired') {
-      return { status, location, field: joinField(field, String(error.params.missingProperty)), kind: 'required' };
+      return { status, location, field: joinField(field, String(error.params.missingProperty)), parent: field, kind: 'required' };
+    }
+    if (error.keyword === 'discriminator') {
+      // The property that names the variant (`type`, `status`) is missing, or names none.
+      const tag = String(error.params.tag);
+      if (error.params.tagValue === undefined) return { status, location, field: joinField(field, tag), parent: field, kind: 'required' };
+      return { status, location, field: joinField(field, tag), kind: 'invalid', expected: `a ${tag} that names one of its variants` };
     }
     if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {
       const key = String(error.params.additionalProperty ?? error.params.unevaluatedProperty);

@@ -1,11 +1,12 @@
 // Every answer the sandbox gives, checked against the bundle of its API: the
 // status must be documented for the operation, and a JSON body must validate
-// against that response's schema. Used by every sandbox test, so a sandbox
+// against that response's schema, with no property the schema does not name. Used by every sandbox test, so a sandbox
 // that drifts from the specs fails loudly (SandboxViolationError + violations).
 import type { AnswerValidator } from '../../src/sandbox/index.js';
 import type { SandboxApi } from '../../src/sandbox/types.js';
 import { ALL_HTTP_METHODS, loadBundle, operationsOf, responsesOf, type DocumentedResponse } from '../contract/support/spec.js';
 import { createValidator } from '../contract/support/validate.js';
+import { closedBundle } from './closed-schemas.js';
 
 interface ApiSchemas {
   check: (pointer: string, data: unknown) => string[];
@@ -19,7 +20,8 @@ function schemasOf(api: SandboxApi): ApiSchemas {
   if (schemas === undefined) {
     const bundle = loadBundle(api);
     const responses = new Map(operationsOf(bundle, ALL_HTTP_METHODS).map((op) => [op.operationId, responsesOf(bundle, op)]));
-    schemas = { check: createValidator(bundle), responses };
+    // Closed objects: an answer may carry only the properties its schema names (closed-schemas.ts).
+    schemas = { check: createValidator(closedBundle(bundle)), responses };
     cache.set(api, schemas);
   }
   return schemas;
