@@ -1,0 +1,61 @@
+/**
+ * `--dry-run`: the request the command would send, as a curl command, with
+ * every credential redacted; for the streams API also the exact inputs of the
+ * HMAC signature (the key redacted). The client builds and signs the request
+ * as usual, then a `fetch` that sends nothing captures it.
+ */
+import type { FetchLike } from './clients.js';
+
+/** Headers whose values are credentials or derived from them. */
+const REDACTED_HEADERS = new Set(['authorization', 'x-authorization-signature-sha256', 'x-api-key', 'cookie']);
+export const REDACTED = '<redacted>';
+
+export interface CapturedRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: string | undefined;
+}
+
+/** A `fetch` that records the request and answers an empty success, so that nothing leaves the machine. */
+export function capturingFetch(captured: CapturedRequest[]): FetchLike {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = request.body === null ? undefined : await request.text();
+    captured.push({ method: request.method, url: request.url, headers: [...request.headers], body });
+    return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export function curlCommand(request: CapturedRequest): string {
+  const parts = ['curl', '-X', request.method, shellQuote(request.url)];
+  for (const [name, value] of request.headers) {
+    parts.push('-H', shellQuote(`${name}: ${REDACTED_HEADERS.has(name.toLowerCase()) ? REDACTED : value}`));
+  }
+  if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
+  return parts.join(' ');
+}
+
+/** The streams API's signed text and its parts, the key redacted: what the signature covers, for checking by hand. */
+export async function signingInputs(request: CapturedRequest): Promise<string[] | undefined> {
+  const timestamp = request.headers.find(([name]) => name.toLowerCase() === 'x-authorization-timestamp')?.[1];
+  if (timestamp === undefined) return undefined;
+  const { createHash } = await import('node:crypto');
+  const url = new URL(request.url);
+  const bodyHash = createHash('sha256').update(request.body ?? '').digest('hex');
+  const pathWithQuery = request.url.slice(url.origin.length);
+  const { stringToSign } = await import('../core/auth.js');
+  return [
+    'signing inputs (HMAC-SHA256 keyed with the API secret):',
+    `  method      ${request.method}`,
+    `  path        ${pathWithQuery}`,
+    `  body sha256 ${bodyHash}`,
+    `  api key     ${REDACTED}`,
+    `  timestamp   ${timestamp}`,
+    `  signed text ${stringToSign(request.method, pathWithQuery, bodyHash, REDACTED, Number(timestamp))}`,
+  ];
+}

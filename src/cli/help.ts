@@ -1,0 +1,76 @@
+/** Help texts, from the spec tables: the program, one API, one operation. */
+import { CLI_APIS, type CliApi } from './apis.js';
+import { describeSchema } from './param-check.js';
+import { pagingOf } from './paging.js';
+import type { CliOperation, CliTable } from './spec-table.js';
+import { waitFlowOf } from './waits.js';
+
+export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter> <value>…] [options]
+       service-sdk streams latest <feedID>… [--decode]
+       service-sdk streams watch <feedID>…
+       service-sdk sandbox [--port N] [--json]
+       service-sdk profile set <name> --api <channels|streams|policy> [--api-key K] [--api-secret S] [--base-url U] [--network N]
+       service-sdk completion bash|zsh|fish
+
+APIs (service-sdk <api> --help lists the operations):
+${CLI_APIS.map((api) => `  ${api.name.padEnd(12)} ${api.summary}${api.aliases.length ? ` (also: ${api.aliases.join(', ')})` : ''}`).join('\n')}
+
+Credentials: --api-key, --api-secret (streams), --base-url, --network (streams), --profile NAME;
+or SERVICE_SDK_<CHANNELS|STREAMS|POLICY>_<API_KEY|API_SECRET|BASE_URL|NETWORK>; or a profile.
+
+Output: JSON (pretty on a terminal), --output ndjson|table, --filter <JMESPath>.
+Exit codes: 0 ok, 1 the service answered an error, 2 bad usage (nothing sent), 3 no answer, 130 interrupted.
+`;
+
+export const COMMON_OPTIONS = `options:
+  --data <json|@file|@->   request body (JSON inline, from a file, or from stdin)
+  --output json|ndjson|table
+  --filter <expr>          JMESPath applied to the result (to each item with --all)
+  --all                    every page of a list, one item per line (NDJSON)
+  --wait                   wait for the work started to end, statuses on stderr
+  --dry-run                print the request as curl (credentials redacted); send nothing
+  --base-url <url>  --api-key <key>  --api-secret <secret>  --network testnet|mainnet  --profile <name>`;
+
+export function apiHelp(api: CliApi, table: CliTable): string {
+  const width = Math.max(...table.operations.map((operation) => operation.name.length));
+  return [
+    `usage: service-sdk ${api.name} <operation> [options]`,
+    '',
+    `${table.title} ${table.version}: ${api.summary}`,
+    '',
+    'operations:',
+    ...table.operations.map((operation) => `  ${operation.name.padEnd(width)}  ${operation.summary ?? `${operation.method} ${operation.path}`}`),
+    ...(api.name === 'streams' ? ['', 'flows:', '  latest <feedID>… [--decode]   latest report of each stream', '  watch <feedID>…               the live stream as NDJSON, until Ctrl-C'] : []),
+    '',
+    `service-sdk ${api.name} <operation> --help shows its parameters.`,
+    '',
+  ].join('\n');
+}
+
+function exampleText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function operationHelp(api: CliApi, operation: CliOperation): string {
+  const lines = [`usage: service-sdk ${api.name} ${operation.name} [options]`, ''];
+  if (operation.summary) lines.push(operation.summary);
+  lines.push(`${operation.method} ${operation.path}  (operationId ${operation.id})`, '');
+  if (operation.params.length > 0) {
+    lines.push('parameters:');
+    for (const param of operation.params) {
+      lines.push(`  --${param.flag} <${describeSchema(param.schema)}>${param.required ? '  (required)' : ''}  [${param.in}]`);
+      if (param.description) lines.push(`      ${param.description}`);
+      if (param.example !== undefined) lines.push(`      example: ${exampleText(param.example)}`);
+    }
+    lines.push('');
+  }
+  if (operation.body) {
+    lines.push(`body: --data <json|@file|@->${operation.body.required ? '  (required)' : ''}`);
+    if (operation.body.example !== undefined) lines.push(`  example: --data '${JSON.stringify(operation.body.example)}'`);
+    lines.push('');
+  }
+  if (pagingOf(api, operation)) lines.push('pages: --all walks every page, one item per line.', '');
+  if (waitFlowOf(api.spec, operation.id)) lines.push('waits: --wait polls the work it starts to a terminal status.', '');
+  lines.push(COMMON_OPTIONS, '');
+  return lines.join('\n');
+}

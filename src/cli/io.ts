@@ -1,0 +1,33 @@
+/**
+ * What the command line reads and writes, passed in rather than taken from
+ * `process`: the bin hands over the real streams, and tests run many
+ * commands in one process with their own.
+ */
+export interface CliOutput {
+  write(chunk: string): boolean;
+  /** True on a terminal: pretty JSON on stdout, a progress line on stderr. */
+  readonly isTTY?: boolean | undefined;
+  /** Node streams emit 'drain' after a write returned false (backpressure for `--all`). */
+  once?(event: 'drain', listener: () => void): unknown;
+}
+
+export interface CliIo {
+  readonly argv: readonly string[];
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
+  /** Read whole for `--data @-`. */
+  readonly stdin?: AsyncIterable<Uint8Array | string> | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on Ctrl-C: the command stops cleanly and exits 130. */
+  readonly signal?: AbortSignal | undefined;
+  /** The user's home directory (profiles live under its config directory). */
+  readonly homeDir?: string | undefined;
+  /** The working directory `--data @file` is read from. Default `process.cwd()`. */
+  readonly cwd?: string | undefined;
+}
+
+/** Writes a line and waits for the stream to drain when it is full, so `--all` holds one page at most. */
+export async function writeLine(out: CliOutput, line: string): Promise<void> {
+  if (out.write(`${line}\n`) || out.once === undefined) return;
+  await new Promise<void>((resolve) => out.once!('drain', resolve));
+}

@@ -1,0 +1,184 @@
+/**
+ * `service-sdk <api> <operation> [flags]`: one operation of the spec. Every
+ * flag is checked against the table before anything is sent; then the typed
+ * client makes the call (or `--dry-run` shows it, `--all` walks its pages,
+ * `--wait` follows the work it started).
+ */
+import type { CliApi } from './apis.js';
+import { isSet, lastValue, parseArgs, type FlagSpec, type ParsedArgs } from './argv.js';
+import { readBody } from './body.js';
+import { makeClient, type LooseClient } from './clients.js';
+import { resolveSettings } from './credentials.js';
+import { capturingFetch, curlCommand, signingInputs, type CapturedRequest } from './dry-run.js';
+import { CliUsageError } from './errors.js';
+import { operationHelp } from './help.js';
+import { writeLine, type CliIo } from './io.js';
+import { compileFilter, outputFormat, printResult, toJson } from './output.js';
+import { checkParam } from './param-check.js';
+import { pagingOf } from './paging.js';
+import type { ApiSettings } from './profiles.js';
+import type { CliOperation } from './spec-table.js';
+import { statusPrinter, waitFlowOf } from './waits.js';
+
+/** Flags every operation takes, besides its parameters. */
+export const GLOBAL_FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
+  ['help', { boolean: true }],
+  ['data', {}],
+  ['output', {}],
+  ['filter', {}],
+  ['all', { boolean: true }],
+  ['wait', { boolean: true }],
+  ['wait-interval', {}],
+  ['dry-run', { boolean: true }],
+  ['base-url', {}],
+  ['api-key', {}],
+  ['api-secret', {}],
+  ['network', {}],
+  ['ws-url', {}],
+  ['profile', {}],
+]);
+
+export function operationFlags(operation: CliOperation): Map<string, FlagSpec> {
+  const known = new Map(GLOBAL_FLAGS);
+  for (const param of operation.params) known.set(param.flag, param.schema.type === 'boolean' ? { boolean: true } : {});
+  return known;
+}
+
+/** The request's parameters by place, checked; a missing required one is named. */
+export function collectParams(operation: CliOperation, args: ParsedArgs): Record<'path' | 'query' | 'header', Record<string, unknown>> {
+  const out = { path: {}, query: {}, header: {} } as Record<'path' | 'query' | 'header', Record<string, unknown>>;
+  for (const param of operation.params) {
+    const texts = args.flags.get(param.flag);
+    if (texts === undefined) {
+      if (param.required) throw new CliUsageError(`missing required --${param.flag} (${param.in} parameter ${param.name})`);
+      continue;
+    }
+    out[param.in][param.name] = checkParam(param, texts);
+  }
+  return out;
+}
+
+export function settingFlags(args: ParsedArgs): Partial<Record<keyof ApiSettings, string>> {
+  const flags: Partial<Record<keyof ApiSettings, string>> = {};
+  const pairs: [keyof ApiSettings, string][] = [
+    ['apiKey', 'api-key'],
+    ['apiSecret', 'api-secret'],
+    ['baseUrl', 'base-url'],
+    ['network', 'network'],
+    ['wsUrl', 'ws-url'],
+  ];
+  for (const [key, flag] of pairs) {
+    const value = lastValue(args, flag);
+    if (value !== undefined) flags[key] = value;
+  }
+  return flags;
+}
+
+function positiveNumber(flag: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0) throw new CliUsageError(`--${flag}: expected a number of milliseconds ≥ 0, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export async function runOperation(api: CliApi, operation: CliOperation, rest: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(rest, operationFlags(operation));
+  if (isSet(args, 'help')) {
+    io.stdout.write(operationHelp(api, operation));
+    return 0;
+  }
+  if (args.positionals.length > 0) {
+    throw new CliUsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}: parameters are given as --<name> <value>`);
+  }
+  const params = collectParams(operation, args);
+  const dataSpec = lastValue(args, 'data');
+  if (dataSpec !== undefined && operation.body === undefined) throw new CliUsageError(`--data: ${operation.name} takes no request body`);
+  if (dataSpec === undefined && operation.body?.required) throw new CliUsageError(`missing --data: ${operation.name} needs a JSON request body`);
+  const format = outputFormat(lastValue(args, 'output'));
+  const filter = await compileFilter(lastValue(args, 'filter'));
+  const all = isSet(args, 'all');
+  const wait = isSet(args, 'wait');
+  const dryRun = isSet(args, 'dry-run');
+  const paging = all ? pagingOf(api, operation) : undefined;
+  if (all && paging === undefined) throw new CliUsageError(`--all: ${operation.name} is not a list that pages`);
+  const waitFlow = wait ? waitFlowOf(api.spec, operation.id) : undefined;
+  if (wait && waitFlow === undefined) throw new CliUsageError(`--wait: ${operation.name} starts no work to wait for`);
+  const waitInterval = positiveNumber('wait-interval', lastValue(args, 'wait-interval'), 1_000);
+  const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
+
+  const settings = await resolveSettings(api, settingFlags(args), lastValue(args, 'profile'), io);
+  const captured: CapturedRequest[] = [];
+  const client = await makeClient(api, settings, dryRun ? capturingFetch(captured) : undefined);
+  const init = { params, ...(body === undefined ? {} : { body }), signal: io.signal };
+
+  if (dryRun) {
+    await client[operation.method]!(operation.path, init);
+    for (const request of captured) {
+      await writeLine(io.stdout, curlCommand(request));
+      const inputs = await signingInputs(request);
+      if (inputs) await writeLine(io.stderr, inputs.join('\n'));
+    }
+    return 0;
+  }
+
+  if (paging !== undefined) return walkAll(client, operation, paging, params, io, filter);
+
+  const { unwrap } = await import('../core/unwrap.js');
+  const result = client[operation.method]!(operation.path, init);
+  let value: unknown;
+  if (operation.method === 'HEAD') {
+    await unwrap(result);
+    // A HEAD answer is its headers.
+    value = Object.fromEntries((await result).response.headers);
+  } else {
+    value = await unwrap(result);
+  }
+  if (waitFlow !== undefined) {
+    const onStatus = statusPrinter(io.stderr);
+    value = await waitFlow(client, value as Record<string, unknown>, params.path, body, {
+      intervalMs: waitInterval,
+      maxIntervalMs: Math.max(waitInterval, 1_000),
+      timeoutMs: 600_000,
+      onStatus,
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+  }
+  await printResult(io.stdout, value, format, filter);
+  return 0;
+}
+
+/**
+ * `--all`: every item of every page, one JSON line each, written as pages
+ * arrive (waiting on a full stdout), with a progress line on a terminal's stderr.
+ */
+async function walkAll(
+  client: LooseClient,
+  operation: CliOperation,
+  paging: NonNullable<ReturnType<typeof pagingOf>>,
+  params: Record<'path' | 'query' | 'header', Record<string, unknown>>,
+  io: CliIo,
+  filter: ((value: unknown) => unknown) | undefined,
+): Promise<number> {
+  const { paginateWith } = await import('../core/paging-strategies.js');
+  const { [paging.sizeParam]: size, ...query } = params.query;
+  const start = paging.startParam === undefined ? undefined : query[paging.startParam];
+  if (paging.startParam !== undefined) delete query[paging.startParam];
+  const strategy = await paging.strategy(start);
+  const items = paginateWith(strategy, client as never, operation.path, {
+    params: { ...params, query },
+    ...(typeof size === 'number' ? { pageSize: size } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+  });
+  const progress = io.stderr.isTTY === true;
+  let count = 0;
+  try {
+    for await (const item of items) {
+      await writeLine(io.stdout, toJson(filter ? filter(item) : item, false));
+      count++;
+      if (progress && count % 100 === 0) io.stderr.write(`\r${count} items…`);
+    }
+  } finally {
+    if (progress) io.stderr.write(`\r${count} items    \n`);
+  }
+  return 0;
+}

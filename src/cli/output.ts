@@ -1,0 +1,99 @@
+/**
+ * How results are printed: JSON (pretty on a terminal, compact in a pipe),
+ * NDJSON (one value per line; a list's items one per line) or a table, after
+ * `--filter`.
+ *
+ * `--filter` is JMESPath, evaluated by @jmespath-community/jmespath: chosen
+ * over `jmespath` (the original JavaScript implementation, no release since
+ * 2024, CommonJS without types) and over jq ports (a WebAssembly build of jq
+ * is megabytes and slow to start; the pure-JS ones are young and partial).
+ * The community package is maintained (releases through 2026), ESM with
+ * types, has no dependencies, and measured here it loads in ~5 ms against
+ * ~15-40 ms and filters 1,000 items about twice as fast as `jmespath`. It is
+ * imported only when a filter is given.
+ */
+import { CliUsageError } from './errors.js';
+import { writeLine, type CliOutput } from './io.js';
+
+export type OutputFormat = 'json' | 'ndjson' | 'table';
+
+export function outputFormat(raw: string | undefined): OutputFormat {
+  if (raw === undefined) return 'json';
+  if (raw === 'json' || raw === 'ndjson' || raw === 'table') return raw;
+  throw new CliUsageError(`--output: expected one of json|ndjson|table, got ${JSON.stringify(raw)}`);
+}
+
+export type Filter = (value: unknown) => unknown;
+
+/** Compiles `--filter` once (a syntax error is a usage error, before any request). */
+export async function compileFilter(expression: string | undefined): Promise<Filter | undefined> {
+  if (expression === undefined) return undefined;
+  const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
+  let ast: ReturnType<typeof compile>;
+  try {
+    ast = compile(expression);
+  } catch (error) {
+    throw new CliUsageError(`--filter: not a valid JMESPath expression: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (value) => {
+    try {
+      return TreeInterpreter.search(ast, value as Parameters<typeof TreeInterpreter.search>[1]);
+    } catch (error) {
+      throw new CliUsageError(`--filter: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+}
+
+/** JSON that also carries bigints (decoded reports), as strings. */
+export function toJson(value: unknown, pretty: boolean): string {
+  return JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item), pretty ? 2 : undefined) ?? 'null';
+}
+
+export async function printResult(out: CliOutput, value: unknown, format: OutputFormat, filter?: Filter): Promise<void> {
+  const shown = filter ? filter(value) : value;
+  if (format === 'json') return writeLine(out, toJson(shown, out.isTTY === true));
+  if (format === 'ndjson') {
+    const items = Array.isArray(shown) ? shown : listItems(shown) ?? [shown];
+    for (const item of items) await writeLine(out, toJson(item, false));
+    return;
+  }
+  return writeLine(out, table(shown));
+}
+
+/** The items of a list answer (`{data: [...]}`, `{policies: [...], total}`…), when it is one. */
+function listItems(value: unknown): unknown[] | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const arrays = Object.values(value).filter(Array.isArray);
+  return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return toJson(value, false);
+  return String(value);
+}
+
+/** A plain-text table: a list's items as rows under their keys, or an object as key/value rows. */
+export function table(value: unknown): string {
+  const rows = Array.isArray(value) ? value : listItems(value);
+  let header: string[];
+  let body: string[][];
+  if (rows !== undefined) {
+    header = [...new Set(rows.flatMap((row) => (row !== null && typeof row === 'object' ? Object.keys(row) : ['value'])))];
+    body = rows.map((row) =>
+      header.map((key) => cell(row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[key] : key === 'value' ? row : undefined)),
+    );
+  } else if (value !== null && typeof value === 'object') {
+    header = ['field', 'value'];
+    body = Object.entries(value).map(([key, item]) => [key, cell(item)]);
+  } else {
+    return cell(value);
+  }
+  const widths = header.map((name, i) => Math.min(60, Math.max(name.length, ...body.map((row) => row[i]!.length))));
+  const line = (cells: string[]) =>
+    cells
+      .map((text, i) => (text.length > widths[i]! ? `${text.slice(0, widths[i]! - 1)}…` : text.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header.map((name) => name.toUpperCase())), ...body.map(line)].join('\n');
+}

@@ -1,0 +1,98 @@
+/**
+ * The streams API's two flows beyond its operations:
+ * - `streams latest <feedID>… [--decode]`: each stream's latest report;
+ * - `streams watch <feedID>…`: the live stream as NDJSON until Ctrl-C (or `--count`).
+ */
+import type { CliApi } from './apis.js';
+import { isSet, lastValue, parseArgs, type FlagSpec } from './argv.js';
+import { makeClient } from './clients.js';
+import { resolveSettings } from './credentials.js';
+import { CliUsageError } from './errors.js';
+import { writeLine, type CliIo } from './io.js';
+import { GLOBAL_FLAGS, settingFlags } from './operation-command.js';
+import { compileFilter, outputFormat, printResult, toJson } from './output.js';
+import { checkParam } from './param-check.js';
+import { inHumanUnits } from './report-units.js';
+import { findOperation, loadTable } from './spec-table.js';
+
+export const STREAMS_FLOWS = ['latest', 'watch'] as const;
+
+const FLOW_FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
+  ...[...GLOBAL_FLAGS].filter(([name]) => !['data', 'all', 'wait', 'wait-interval'].includes(name)),
+  ['decode', { boolean: true }],
+  ['count', {}],
+]);
+
+const LATEST_HELP = `usage: service-sdk streams latest <feedID>… [--decode] [options]
+
+The latest report of each stream; --decode adds its values in human units
+(prices as decimals, times as ISO 8601).
+`;
+const WATCH_HELP = `usage: service-sdk streams watch <feedID>… [--count N] [--ws-url URL] [options]
+
+The live report stream, one decoded report per line (NDJSON), until Ctrl-C
+or --count reports. Connection events go to stderr.
+`;
+
+async function feedIDsOf(api: CliApi, positionals: readonly string[]): Promise<string[]> {
+  if (positionals.length === 0) throw new CliUsageError('expected at least one feed ID (0x followed by 64 hex digits)');
+  const latest = findOperation(await loadTable(api), 'getLatestReport')!;
+  const param = latest.params.find((candidate) => candidate.name === 'feedID')!;
+  return positionals.map((feedID) => checkParam({ ...param, flag: 'feedID' }, [feedID]) as string);
+}
+
+export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[number], rest: readonly string[], io: CliIo): Promise<number> {
+  const args = parseArgs(rest, FLOW_FLAGS);
+  if (isSet(args, 'help')) {
+    io.stdout.write(flow === 'latest' ? LATEST_HELP : WATCH_HELP);
+    return 0;
+  }
+  const feedIDs = await feedIDsOf(api, args.positionals);
+  const format = outputFormat(lastValue(args, 'output'));
+  const filter = await compileFilter(lastValue(args, 'filter'));
+  const countText = lastValue(args, 'count');
+  const count = countText === undefined ? Number.POSITIVE_INFINITY : Number(countText);
+  if (!(Number.isInteger(count) && count > 0) && count !== Number.POSITIVE_INFINITY) {
+    throw new CliUsageError(`--count: expected an integer ≥ 1, got ${JSON.stringify(countText)}`);
+  }
+  const settings = await resolveSettings(api, settingFlags(args), lastValue(args, 'profile'), io);
+  const client = await makeClient(api, settings);
+  const streams = await import('../streams/index.js');
+
+  if (flow === 'latest') {
+    const decode = isSet(args, 'decode');
+    const reports = [];
+    for (const feedID of feedIDs) {
+      const report = await streams.getLatestReport(client as never, feedID, { decode, ...(io.signal ? { signal: io.signal } : {}) });
+      reports.push(decode ? inHumanUnits(report as never) : report);
+    }
+    await printResult(io.stdout, reports.length === 1 ? reports[0] : reports, format, filter);
+    return 0;
+  }
+
+  if (settings.apiKey === undefined) throw new CliUsageError('streams watch: the live stream is signed: give --api-key and --api-secret');
+  const live = streams.streamReports(client as never, feedIDs, {
+    decode: true,
+    ...(settings.wsUrl ? { wsUrl: settings.wsUrl } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+    onStatus: (event) => io.stderr.write(`stream: ${describeEvent(event)}\n`),
+  });
+  let seen = 0;
+  try {
+    for await (const report of live) {
+      await writeLine(io.stdout, toJson(filter ? filter(inHumanUnits(report)) : inHumanUnits(report), false));
+      if (++seen >= count) break;
+    }
+  } finally {
+    await live.close();
+  }
+  return 0;
+}
+
+/** A status event on one line: its type and its plain fields (errors by message). */
+function describeEvent(event: object & { type: string }): string {
+  const fields = Object.entries(event as Record<string, unknown>)
+    .filter(([key]) => key !== 'type')
+    .map(([key, value]) => `${key}=${value instanceof Error ? JSON.stringify(value.message) : Array.isArray(value) ? value.join(',') : String(value)}`);
+  return [event.type, ...fields].join(' ');
+}

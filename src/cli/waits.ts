@@ -1,0 +1,64 @@
+/**
+ * `--wait`: after an operation that starts asynchronous work, poll it to a
+ * terminal status with the SDK's waits, printing each status seen and when
+ * on stderr. Which operations, and what they wait for:
+ * - channels createOperation / finalizeOrCancelOperation: the operation, to
+ *   `confirmed` (or `cancelled` when the body cancels it);
+ * - channels createQuery: the query, to `completed`;
+ * - evaluation requestEvaluation: the evaluation, to `ready`.
+ */
+import type { PollOptions } from '../core/poll.js';
+import type { LooseClient } from './clients.js';
+import type { CliOutput } from './io.js';
+
+export type WaitFlow = (
+  client: LooseClient,
+  started: Record<string, unknown>,
+  path: Record<string, unknown>,
+  body: unknown,
+  options: PollOptions<string>,
+) => Promise<unknown>;
+
+const WAITS: Record<string, WaitFlow> = {
+  'channels.createOperation': async (client, started, path, _body, options) => {
+    const { waitForOperation } = await import('../channels/operations.js');
+    return waitForOperation(client as never, { channel_id: path.channel_id as string, operation_id: started.operation_id as string }, options as never);
+  },
+  'channels.finalizeOrCancelOperation': async (client, _started, path, body, options) => {
+    const { waitForOperation } = await import('../channels/operations.js');
+    const cancelling = (body as { status?: unknown } | undefined)?.status === 'cancelled';
+    return waitForOperation(
+      client as never,
+      { channel_id: path.channel_id as string, operation_id: path.operation_id as string },
+      { ...(options as object), until: cancelling ? 'cancelled' : 'confirmed' },
+    );
+  },
+  'channels.createQuery': async (client, started, path, _body, options) => {
+    const { waitForQuery } = await import('../channels/queries.js');
+    return waitForQuery(client as never, { channel_id: path.channel_id as string, query_id: started.query_id as string }, options as never);
+  },
+  'policy-evaluation.requestEvaluation': async (client, started, _path, _body, options) => {
+    const { waitForEvaluation } = await import('../policy/evaluation.js');
+    // waitForEvaluation reads through a PolicyClient; the evaluation client is the part it uses.
+    return waitForEvaluation({ evaluation: client } as never, started.permit_id as string, options as never);
+  },
+};
+
+export function waitFlowOf(spec: string, operationId: string): WaitFlow | undefined {
+  return WAITS[`${spec}.${operationId}`];
+}
+
+export function waitableOperations(spec: string): string[] {
+  return Object.keys(WAITS)
+    .filter((key) => key.startsWith(`${spec}.`))
+    .map((key) => key.slice(spec.length + 1));
+}
+
+/** Prints `HH:MM:SS.mmm  +1.2s  <status>` lines on stderr as statuses change. */
+export function statusPrinter(stderr: CliOutput): (status: string) => void {
+  const started = Date.now();
+  return (status) => {
+    const now = Date.now();
+    stderr.write(`${new Date(now).toISOString().slice(11, 23)}  +${((now - started) / 1000).toFixed(1)}s  ${status}\n`);
+  };
+}
