@@ -7,6 +7,7 @@
 // In your project, import from '@ourteam/service-sdk/channels'.
 import {
   createChannelsClient,
+  DraftOperationError,
   executeWithDraft,
   isChannelsError,
   paginate,
@@ -50,6 +51,6 @@ try {
   });
   console.log('confirmed at', new Date((confirmed.confirmed_at ?? confirmed.updated_at) * 1000).toISOString());
 } catch (error) {
-  if (isChannelsError(error, 'CONFLICT', 'OPERATION_DEADLINE_ELAPSED')) console.error('the deadline passed before signing');
+  if (error instanceof DraftOperationError && isChannelsError(error.cause, 'CONFLICT', 'OPERATION_DEADLINE_ELAPSED')) console.error('the deadline passed before signing');
   else throw error;
 }
