@@ -128,6 +128,19 @@ describe('a path two APIs have', () => {
     expect(await response.json()).toMatchObject({ type: 'VALIDATION_ERROR' });
   });
 
+  it('a policy host in baseUrls serves its three APIs below /v1, /v1/evaluation and /v1/reporting', async () => {
+    const sandbox = start({ baseUrls: { policy: 'https://policy.acme.example' } });
+    const policyKey = { authorization: `Apikey ${sandbox.credentials.policy.apiKey}` };
+    // Without a key: each API's own refusal, where the path alone would be ambiguous (channels has /v1/wallets too).
+    expect((await sandbox.fetch('https://policy.acme.example/v1/wallets')).status).toBe(401);
+    const evaluation = await sandbox.fetch('https://policy.acme.example/v1/evaluation/health-check', { headers: policyKey });
+    expect(evaluation.status).toBe(200);
+    const asOf = encodeURIComponent(new Date().toISOString());
+    const reporting = await sandbox.fetch(`https://policy.acme.example/v1/reporting/policies?as_of=${asOf}`, { headers: policyKey });
+    expect(reporting.status).toBe(200);
+    expect(await reporting.json()).toHaveProperty('policies'); // reporting's list, not the coordinator's
+  });
+
   it('refuses malformed baseUrls, naming the field', () => {
     expect(() => createSandbox({ baseUrls: { channels: 'acme.example/v1' } })).toThrow(/baseUrls\.channels must be an absolute http\(s\) URL/);
     expect(() => createSandbox({ baseUrls: { chanels: ACME } as never })).toThrow(/baseUrls\.chanels is not an API of the sandbox/);
