@@ -59,7 +59,7 @@ function recordingChecks(): { checks: RequestChecks; refused: () => boolean; cle
 }
 
 function headersFor(sandbox: Sandbox, api: SandboxApi, method: string, target: string, body: string): Record<string, string> {
-  const json = body === '' ? {} : { 'content-type': 'application/json' };
+  const json: Record<string, string> = body === '' ? {} : { 'content-type': 'application/json' };
   if (api === 'channels') return { ...json, Authorization: `Apikey ${sandbox.credentials.channels.apiKey}` };
   if (api !== 'streams') return { ...json, Authorization: `Apikey ${sandbox.credentials.policy.apiKey}` };
   const { apiKey, apiSecret } = sandbox.credentials.streams;

@@ -11,8 +11,6 @@ import { requireChannel } from './lookup.js';
 import { seconds, type Channel, type CreateChannel, type PatchChannel, type WatcherStatus } from './model.js';
 import { LIMITS, list, nameFilter, pageItems, pageOf } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
-import { CREATE_CHANNEL, PATCH_CHANNEL } from './request-schemas.js';
-import { check } from './schema-check.js';
 import { storeChannel, type ChannelsWorld, type StoredChannel } from './state.js';
 
 /** Watchers in these statuses are still deployed (or about to be), so their channel cannot be archived. */
@@ -30,7 +28,6 @@ export function createChannelHandlers(world: ChannelsWorld): Handlers {
 
   return {
     createChannel(request) {
-      check(CREATE_CHANNEL, request.body);
       const body = request.body as CreateChannel;
       if (nameTaken(body.name)) throw conflict(`a channel named '${body.name}' already exists in this organization`, 'CHANNEL_ALREADY_EXISTS');
       const channel: Channel = {
@@ -61,7 +58,6 @@ export function createChannelHandlers(world: ChannelsWorld): Handlers {
 
     updateChannel(request) {
       const stored = requireChannel(world, request);
-      check(PATCH_CHANNEL, request.body);
       const body = request.body as PatchChannel;
       const { channel } = stored;
       if (body.name !== undefined && nameTaken(body.name, channel.channel_id)) {

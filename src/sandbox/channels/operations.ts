@@ -36,8 +36,6 @@ import {
 import { createOperationLifecycle, deadlineElapsed } from './operation-lifecycle.js';
 import { chainSelectorParam, environmentFilter, LIMITS, list, oneOf, pageItems, pageOf, single, uuidParam } from './query-params.js';
 import { badRequest, conflict, notFound } from './refusals.js';
-import { CREATE_OPERATION, PATCH_OPERATION } from './request-schemas.js';
-import { check } from './schema-check.js';
 import type { ChannelsWorld, StoredOperation } from './state.js';
 import { callOutcome } from './triggers.js';
 import { findWalletByAddress } from './wallets.js';
@@ -53,7 +51,6 @@ export function createOperationHandlers(world: ChannelsWorld): Handlers {
   return {
     createOperation(request) {
       const channel = requireChannel(world, request);
-      check(CREATE_OPERATION, request.body);
       requireActive(channel);
       const body = request.body as CreateOperation;
       const walletOperationId = BigInt(body.wallet_operation_id);
@@ -160,7 +157,6 @@ export function createOperationHandlers(world: ChannelsWorld): Handlers {
 
     finalizeOrCancelOperation(request) {
       const stored = requireOperation(world, request);
-      check(PATCH_OPERATION, request.body);
       const body = request.body as PatchOperation;
       const { operation } = stored;
       const now = world.clock.now();

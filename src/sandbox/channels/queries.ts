@@ -15,8 +15,6 @@ import { findNetwork } from './networks.js';
 import { scheduleQuery } from './query-lifecycle.js';
 import { chainSelectorParam, environmentFilter, LIMITS, list, pageItems, pageOf } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
-import { CREATE_QUERY } from './request-schemas.js';
-import { check } from './schema-check.js';
 import type { ChannelsWorld, StoredQuery } from './state.js';
 import { callOutcome } from './triggers.js';
 
@@ -28,7 +26,6 @@ export function createQueryHandlers(world: ChannelsWorld): Handlers {
   return {
     createQuery(request) {
       const channel = requireChannel(world, request);
-      check(CREATE_QUERY, request.body);
       requireActive(channel);
       const body = request.body as CreateQuery;
       if (findNetwork(body.chain_selector) === undefined) throw badRequest(`chain_selector: ${body.chain_selector} is not a supported network`);

@@ -1,12 +1,10 @@
 /**
- * Query parameters as the spec declares them: each is read, checked against
- * its schema (integer bounds, enums, patterns) and refused with `400` naming
- * the parameter when it does not fit. Absent parameters take the spec's
- * defaults.
+ * Query parameters, read as the spec declares them. The request check
+ * generated from the spec (`request-check.ts`) has already refused any that
+ * do not fit (integer bounds, enums, patterns), so these only read: absent
+ * parameters take the spec's defaults.
  */
 import { findNetwork } from './networks.js';
-import { badRequest } from './refusals.js';
-import { CHAIN_SELECTOR, EVM_ADDRESS, UUID } from './request-schemas.js';
 import { CHAIN_ENVIRONMENTS } from './model.js';
 
 /** A list's `limit` as its parameter declares it: 1 to `max`, `fallback` when absent. */
@@ -31,65 +29,45 @@ export interface Page {
 }
 
 export function pageOf(query: URLSearchParams, limits: LimitSpec): Page {
-  const limit = integer(query, 'limit', 1, limits.max) ?? limits.fallback;
-  const offset = integer(query, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+  const limit = integer(query, 'limit') ?? limits.fallback;
+  const offset = integer(query, 'offset') ?? 0;
   return { limit, offset };
 }
 
-/** An integer parameter within [min, max]; `undefined` when absent. */
-export function integer(query: URLSearchParams, name: string, min: number, max: number): number | undefined {
-  const text = single(query, name);
-  if (text === undefined) return undefined;
-  const value = /^-?[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw badRequest(`query parameter ${name}: expected an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}`);
-  }
-  return value;
+/** An integer parameter; `undefined` when absent. */
+export function integer(query: URLSearchParams, name: string): number | undefined {
+  const text = query.get(name);
+  return text === null ? undefined : Number(text);
 }
 
 /** A parameter that takes one value; `undefined` when absent. */
-export function single(query: URLSearchParams, name: string, pattern?: RegExp, what?: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length === 0) return undefined;
-  if (values.length > 1) throw badRequest(`query parameter ${name}: expected one value`);
-  const value = values[0]!;
-  if (pattern !== undefined && !pattern.test(value)) throw badRequest(`query parameter ${name}: expected ${what ?? 'a valid value'}`);
-  return value;
+export function single(query: URLSearchParams, name: string): string | undefined {
+  return query.get(name) ?? undefined;
 }
 
-/** A repeatable parameter (`style: form`, `explode: true`) whose items come from `allowed`, or match `pattern`. */
+/** A repeatable parameter (`style: form`, `explode: true`); `allowed` types its values (the spec's enum). */
 export function list<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[]): T[] | undefined;
-export function list(query: URLSearchParams, name: string, pattern?: RegExp, what?: string): string[] | undefined;
-export function list(query: URLSearchParams, name: string, rule?: readonly string[] | RegExp, what?: string): string[] | undefined {
+export function list(query: URLSearchParams, name: string): string[] | undefined;
+export function list(query: URLSearchParams, name: string): string[] | undefined {
   const values = query.getAll(name);
-  if (values.length === 0) return undefined;
-  for (const value of values) {
-    const fits = rule === undefined || (rule instanceof RegExp ? rule.test(value) : rule.includes(value));
-    if (!fits) {
-      const expected = rule instanceof RegExp ? (what ?? 'a valid value') : `one of ${(rule ?? []).join(', ')}`;
-      throw badRequest(`query parameter ${name}: expected ${expected}, got "${value.slice(0, 80)}"`);
-    }
-  }
-  return values;
+  return values.length === 0 ? undefined : values;
 }
 
 export function uuidParam(query: URLSearchParams, name: string): string | undefined {
-  return single(query, name, UUID, 'a UUID')?.toLowerCase();
+  return single(query, name)?.toLowerCase();
 }
 
 export function chainSelectorParam(query: URLSearchParams): string | undefined {
-  return single(query, 'chain_selector', CHAIN_SELECTOR, 'a chain selector (a decimal string)');
+  return single(query, 'chain_selector');
 }
 
 export function addressParam(query: URLSearchParams, name: string): string | undefined {
-  return single(query, name, EVM_ADDRESS, 'a 0x-prefixed 20-byte address')?.toLowerCase();
+  return single(query, name)?.toLowerCase();
 }
 
-export function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
-  const value = single(query, name);
-  if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) throw badRequest(`query parameter ${name}: expected one of ${allowed.join(', ')}`);
-  return value as T;
+/** A parameter whose values are `allowed` (the spec's enum, which types it). */
+export function oneOf<T extends string>(query: URLSearchParams, name: string, _allowed: readonly T[]): T | undefined {
+  return single(query, name) as T | undefined;
 }
 
 /** `chain_environment`, as a test on a chain selector. */

@@ -6,12 +6,11 @@
  * is refused up front.
  */
 import { SandboxUsageError } from '../errors.js';
-import { SandboxHttpError } from '../types.js';
 import { addressOf } from './hex.js';
 import { seconds, type Channel, type CreateChannel, type CreateWallet, type Wallet } from './model.js';
 import { findNetwork } from './networks.js';
-import { CREATE_CHANNEL, CREATE_WALLET, UUID } from './request-schemas.js';
-import { check, type Rule } from './schema-check.js';
+import { checkRequest, GENERATED_REQUEST_CHECKS, type RequestCheck } from '../request-check.js';
+import { channelsRequestRefusal } from './request-refusal.js';
 import { storeChannel, type ChannelsWorld } from './state.js';
 
 /** Statuses a seeded wallet may have: settled ones, since no deployment runs for it. */
@@ -49,34 +48,39 @@ export interface PreparedChannelsSeed {
   channels: readonly Omit<Channel, 'created_at'>[];
 }
 
-const uuid: Rule = { kind: 'string', pattern: UUID, what: 'a UUID' };
-const createWallet = CREATE_WALLET as Extract<Rule, { kind: 'object' }>;
-const createChannel = CREATE_CHANNEL as Extract<Rule, { kind: 'object' }>;
-const SEED_WALLET: Rule = {
-  ...createWallet,
-  properties: { ...createWallet.properties, wallet_id: uuid, status: { kind: 'string', values: SEEDED_WALLET_STATUSES } },
-};
-const SEED_CHANNEL: Rule = {
-  ...createChannel,
-  properties: { ...createChannel.properties, channel_id: uuid, status: { kind: 'string', values: ['active', 'archived'] } },
-};
-const SEED: Rule = {
-  kind: 'object',
-  closed: true,
-  properties: { wallets: { kind: 'array', items: SEED_WALLET }, channels: { kind: 'array', items: SEED_CHANNEL } },
-};
-
 const PATH = 'seed.channels';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const createWallet = GENERATED_REQUEST_CHECKS.channels.createWallet!;
+const createChannel = GENERATED_REQUEST_CHECKS.channels.createChannel!;
+
+/**
+ * A seeded record: what the create operation's body takes (its generated
+ * check, worded as the API words it, at the record's place in the seed),
+ * plus the seed's own fields, its ID and its status.
+ */
+function checkRecord(record: unknown, at: string, create: RequestCheck, statuses: readonly string[], idField: string): void {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) throw refuse(`${at}: expected an object`);
+  const { [idField]: id, status, ...body } = record as Record<string, unknown>;
+  if (id !== undefined && (typeof id !== 'string' || !UUID.test(id))) throw refuse(`${at}.${idField}: expected a UUID`);
+  if (status !== undefined && !statuses.includes(status as string)) throw refuse(`${at}.status: expected one of ${statuses.join(', ')}`);
+  const problem = checkRequest(create, { pathParams: {}, query: new URLSearchParams(), headers: new Headers(), body });
+  if (problem !== undefined) throw refuse(channelsRequestRefusal(problem).message.replace(/^body/, at));
+}
+
+function checkList(value: unknown, at: string): readonly unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw refuse(`${at}: expected an array`);
+  return value;
+}
 
 export function prepareChannelsSeed(seed: unknown): PreparedChannelsSeed {
   if (seed === undefined) return { wallets: [], channels: [] };
-  try {
-    check(SEED, seed, PATH);
-  } catch (error) {
-    // The request checker speaks in 400s; here the same finding is a misuse of createSandbox().
-    if (error instanceof SandboxHttpError) throw refuse(error.message);
-    throw error;
-  }
+  if (seed === null || typeof seed !== 'object' || Array.isArray(seed)) throw refuse(`${PATH}: expected an object`);
+  const unknownKind = Object.keys(seed).find((key) => key !== 'wallets' && key !== 'channels');
+  if (unknownKind !== undefined) throw refuse(`${PATH}.${unknownKind}: unknown field`);
+  const raw = seed as Record<string, unknown>;
+  checkList(raw.wallets, `${PATH}.wallets`).forEach((wallet, index) => checkRecord(wallet, `${PATH}.wallets[${index}]`, createWallet, SEEDED_WALLET_STATUSES, 'wallet_id'));
+  checkList(raw.channels, `${PATH}.channels`).forEach((channel, index) => checkRecord(channel, `${PATH}.channels[${index}]`, createChannel, ['active', 'archived'], 'channel_id'));
   const given = seed as ChannelsSeed;
   const channels = (given.channels ?? []).map((channel): Omit<Channel, 'created_at'> => ({
     channel_id: (channel.channel_id ?? crypto.randomUUID()).toLowerCase(),

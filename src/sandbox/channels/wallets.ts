@@ -24,8 +24,6 @@ import {
   pageOf,
 } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
-import { CREATE_WALLET, UPDATE_WALLET } from './request-schemas.js';
-import { check } from './schema-check.js';
 import type { ChannelsWorld, StoredWallet } from './state.js';
 import { asksChainUnavailable, asksDeployFailure } from './triggers.js';
 
@@ -58,7 +56,6 @@ export function createWalletHandlers(world: ChannelsWorld): Handlers {
 
   return {
     createWallet(request) {
-      check(CREATE_WALLET, request.body);
       const body = request.body as CreateWallet;
       if (findNetwork(body.chain_selector) === undefined) throw badRequest(`chain_selector: ${body.chain_selector} is not a supported network`);
       if (body.status_channel_id !== undefined && !state.channels.has(body.status_channel_id.toLowerCase())) {
@@ -123,7 +120,6 @@ export function createWalletHandlers(world: ChannelsWorld): Handlers {
 
     updateWallet(request) {
       const stored = requireWallet(world, request);
-      check(UPDATE_WALLET, request.body);
       const body = request.body as UpdateWallet;
       const { wallet } = stored;
       if (body.name !== undefined && nameTaken(body.name, wallet.wallet_id)) {

@@ -17,8 +17,6 @@ import { seconds, WATCHER_STATUSES, type CreateWatcher, type UpdateWatcher, type
 import { findNetwork } from './networks.js';
 import { chainSelectorParam, environmentFilter, LIMITS, list, nameFilter, pageItems, pageOf, single } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
-import { CREATE_WATCHER, UPDATE_WATCHER } from './request-schemas.js';
-import { check } from './schema-check.js';
 import type { ChannelsWorld, StoredChannel } from './state.js';
 import { asksArchiveFailure, asksDeployFailure } from './triggers.js';
 
@@ -64,7 +62,6 @@ export function createWatcherHandlers(world: ChannelsWorld): Handlers {
   return {
     createWatcher(request) {
       const channel = requireChannel(world, request);
-      check(CREATE_WATCHER, request.body);
       requireActive(channel);
       const body = request.body as CreateWatcher;
       if (findNetwork(body.chain_selector) === undefined) throw badRequest(`chain_selector: ${body.chain_selector} is not a supported network`);
@@ -136,7 +133,6 @@ export function createWatcherHandlers(world: ChannelsWorld): Handlers {
 
     updateWatcher(request) {
       const watcher = requireWatcher(world, request);
-      check(UPDATE_WATCHER, request.body);
       const body = request.body as UpdateWatcher;
       const channel = state.channels.get(watcher.channel_id)!;
       if (body.name !== undefined && nameTaken(channel, body.name, watcher.watcher_id)) {
