@@ -47,6 +47,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The service-sdk command line (src/cli), in process and as child processes, against listening sandboxes.
+        test: { name: 'cli', include: ['test/cli/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'package', include: ['test/package/**/*.test.ts'] },
       },
       {
