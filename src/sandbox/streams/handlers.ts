@@ -76,7 +76,7 @@ export function createReportHandlers(clock: SandboxClock): Record<ReportOperatio
     getReportsPage({ query }) {
       const stream = requireStream(feedIdArgument(query, 'feedID'));
       const from = secondsArgument(query, 'startTimestamp');
-      const limit = Math.min(optionalIntegerArgument(query, 'limit', 1) ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_REPORTS);
+      const limit = Math.min(optionalIntegerArgument(query, 'limit') ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_REPORTS);
       return { status: 200, body: { reports: reportsFrom(stream, from, limit, nowSeconds()) } };
     },
 
