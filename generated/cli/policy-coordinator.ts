@@ -4,7 +4,7 @@
 /** The command line's table of this API (src/cli/spec-table.ts reads it). */
 export const table = {
   "api": "policy-coordinator",
-  "version": "1.1.0",
+  "version": "1.1.1",
   "title": "Policy Coordinator API",
   "operations": [
     {

@@ -4,7 +4,7 @@
 /** The command line's table of this API (src/cli/spec-table.ts reads it). */
 export const table = {
   "api": "policy-reporting",
-  "version": "1.0.1",
+  "version": "1.0.2",
   "title": "Policy Reporting API",
   "operations": [
     {
@@ -31,7 +31,7 @@ export const table = {
             "type": "string",
             "format": "date-time"
           },
-          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (the published description calls it ISO 8601; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
+          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
         },
         {
           "name": "policy_engine_address",
@@ -152,7 +152,7 @@ export const table = {
             "type": "string",
             "format": "date-time"
           },
-          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (the published description calls it ISO 8601; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
+          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
         },
         {
           "name": "include_policy_details",
@@ -225,7 +225,7 @@ export const table = {
             "type": "string",
             "format": "date-time"
           },
-          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (the published description calls it ISO 8601; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
+          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
         },
         {
           "name": "address",
@@ -357,7 +357,7 @@ export const table = {
             "type": "string",
             "format": "date-time"
           },
-          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (the published description calls it ISO 8601; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
+          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
         },
         {
           "name": "include_credential_details",
@@ -388,7 +388,7 @@ export const table = {
             "type": "string",
             "format": "date-time"
           },
-          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (the published description calls it ISO 8601; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
+          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
         },
         {
           "name": "policy_engine_address",
@@ -498,7 +498,7 @@ export const table = {
             "type": "string",
             "format": "date-time"
           },
-          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (the published description calls it ISO 8601; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
+          "description": "The point in time to report the state at, as an RFC 3339 date-time in UTC (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required: the answer is the state in force at that instant, so pass the current time for the present state and an earlier one for an audit of the past."
         },
         {
           "name": "include_policy_details",

@@ -4,7 +4,7 @@
 /** The command line's table of this API (src/cli/spec-table.ts reads it). */
 export const table = {
   "api": "streams",
-  "version": "1.1.0",
+  "version": "1.1.1",
   "title": "Streams Report API",
   "operations": [
     {
@@ -189,7 +189,7 @@ export const table = {
             "type": "string",
             "minLength": 1
           },
-          "description": "Only streams of this asset class (e.g. `crypto`). Values are not published; see the API description.",
+          "description": "Only streams of this asset class (e.g. `crypto`); any value a stream's `asset_class` takes.",
           "example": "crypto"
         },
         {
@@ -201,7 +201,7 @@ export const table = {
             "type": "string",
             "minLength": 1
           },
-          "description": "Only streams of this kind (e.g. `price`). Values are not published.",
+          "description": "Only streams of this kind (e.g. `price`); any value a stream's `feed_type` takes.",
           "example": "price"
         },
         {
@@ -213,7 +213,7 @@ export const table = {
             "type": "string",
             "minLength": 1
           },
-          "description": "Only streams reporting this attribute (e.g. `mid_price`). Values are not published.",
+          "description": "Only streams reporting this attribute (e.g. `mid_price`); any value a stream's `attribute_type` takes.",
           "example": "mid_price"
         },
         {
@@ -225,7 +225,7 @@ export const table = {
             "type": "string",
             "minLength": 1
           },
-          "description": "Only streams in this status (e.g. `active`). Values are not published; see `Stream`.",
+          "description": "Only streams in this status (e.g. `active`); the known statuses are listed on `Stream`.",
           "example": "active"
         },
         {
@@ -237,7 +237,7 @@ export const table = {
             "type": "string",
             "minLength": 1
           },
-          "description": "Only streams of this deployment kind (e.g. `mainnet`). Values are not published.",
+          "description": "Only streams of this deployment kind (e.g. `mainnet`); any value a stream's `network_type` takes.",
           "example": "mainnet"
         },
         {

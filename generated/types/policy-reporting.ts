@@ -351,12 +351,12 @@ export interface components {
         };
         /**
          * @description Error body of the reporting service: `{message, code, request_id?}`. It
-         *     differs from the coordinator and evaluation body (`{error, message}`)
-         *     because the reporting service is a separate service with its own
-         *     published body; the SDK maps both to one error class.
+         *     differs from the coordinator and evaluation body (`{error, message}`),
+         *     as the reporting service is a separate service; the SDK maps both to one
+         *     error class.
          *
-         *     `code` is the machine-readable reason (`BAD_REQUEST`, `NOT_FOUND`,
-         *     `INTERNAL_ERROR` are published); branch on the HTTP status and `code`,
+         *     `code` is the machine-readable reason (e.g. `BAD_REQUEST`, `NOT_FOUND`,
+         *     `INTERNAL_ERROR`); branch on the HTTP status and `code`,
          *     never on `message`. `401` answers carry `UNAUTHORIZED` and `429` answers
          *     `TOO_MANY_REQUESTS`. `code` is an open string: a new code may appear.
          */
@@ -460,8 +460,8 @@ export interface components {
         };
         /**
          * @description Opaque token of the next page: send it back unchanged as `page_token`.
-         *     `null` or absent on the last page (the service publishes both forms; the
-         *     SDK treats them, and an empty string, the same way).
+         *     `null` or absent on the last page; an empty string means the same (the
+         *     SDK treats all three alike).
          *     Send the same filters and `page_size` with the token; do not store tokens
          *     for later use.
          * @example eyJjcyI6IjE2MDE1Mjg2NjAxNzU3ODI1NzUzIiwiYm4iOjc0MTIwMDF9
@@ -1028,10 +1028,9 @@ export interface components {
     parameters: {
         /**
          * @description The point in time to report the state at, as an RFC 3339 date-time in UTC
-         *     (the published description calls it ISO 8601; Unix seconds are not
-         *     accepted). Required: the answer is the state in force at that instant, so
-         *     pass the current time for the present state and an earlier one for an
-         *     audit of the past.
+         *     (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required:
+         *     the answer is the state in force at that instant, so pass the current time
+         *     for the present state and an earlier one for an audit of the past.
          */
         asOf: components["schemas"]["Timestamp"];
         /** @description Only items of this policy engine. */
@@ -1119,10 +1118,9 @@ export interface operations {
             query: {
                 /**
                  * @description The point in time to report the state at, as an RFC 3339 date-time in UTC
-                 *     (the published description calls it ISO 8601; Unix seconds are not
-                 *     accepted). Required: the answer is the state in force at that instant, so
-                 *     pass the current time for the present state and an earlier one for an
-                 *     audit of the past.
+                 *     (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required:
+                 *     the answer is the state in force at that instant, so pass the current time
+                 *     for the present state and an earlier one for an audit of the past.
                  */
                 as_of: components["parameters"]["asOf"];
                 /** @description Only items of this policy engine. */
@@ -1177,10 +1175,9 @@ export interface operations {
             query: {
                 /**
                  * @description The point in time to report the state at, as an RFC 3339 date-time in UTC
-                 *     (the published description calls it ISO 8601; Unix seconds are not
-                 *     accepted). Required: the answer is the state in force at that instant, so
-                 *     pass the current time for the present state and an earlier one for an
-                 *     audit of the past.
+                 *     (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required:
+                 *     the answer is the state in force at that instant, so pass the current time
+                 *     for the present state and an earlier one for an audit of the past.
                  */
                 as_of: components["parameters"]["asOf"];
                 /** @description When `true`, policy configuration state is filled in (`state`, `policy_state`, data validator `state`); otherwise those fields are `null`. */
@@ -1252,10 +1249,9 @@ export interface operations {
             query: {
                 /**
                  * @description The point in time to report the state at, as an RFC 3339 date-time in UTC
-                 *     (the published description calls it ISO 8601; Unix seconds are not
-                 *     accepted). Required: the answer is the state in force at that instant, so
-                 *     pass the current time for the present state and an earlier one for an
-                 *     audit of the past.
+                 *     (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required:
+                 *     the answer is the state in force at that instant, so pass the current time
+                 *     for the present state and an earlier one for an audit of the past.
                  */
                 as_of: components["parameters"]["asOf"];
                 /** @description Only the identity that owns this wallet address. */
@@ -1314,10 +1310,9 @@ export interface operations {
             query: {
                 /**
                  * @description The point in time to report the state at, as an RFC 3339 date-time in UTC
-                 *     (the published description calls it ISO 8601; Unix seconds are not
-                 *     accepted). Required: the answer is the state in force at that instant, so
-                 *     pass the current time for the present state and an earlier one for an
-                 *     audit of the past.
+                 *     (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required:
+                 *     the answer is the state in force at that instant, so pass the current time
+                 *     for the present state and an earlier one for an audit of the past.
                  */
                 as_of: components["parameters"]["asOf"];
                 /** @description When `true`, each identity carries its full credentials (`credentials`, with their data); otherwise `credentials` is `null`. */
@@ -1354,10 +1349,9 @@ export interface operations {
             query: {
                 /**
                  * @description The point in time to report the state at, as an RFC 3339 date-time in UTC
-                 *     (the published description calls it ISO 8601; Unix seconds are not
-                 *     accepted). Required: the answer is the state in force at that instant, so
-                 *     pass the current time for the present state and an earlier one for an
-                 *     audit of the past.
+                 *     (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required:
+                 *     the answer is the state in force at that instant, so pass the current time
+                 *     for the present state and an earlier one for an audit of the past.
                  */
                 as_of: components["parameters"]["asOf"];
                 /** @description Only items of this policy engine. */
@@ -1410,10 +1404,9 @@ export interface operations {
             query: {
                 /**
                  * @description The point in time to report the state at, as an RFC 3339 date-time in UTC
-                 *     (the published description calls it ISO 8601; Unix seconds are not
-                 *     accepted). Required: the answer is the state in force at that instant, so
-                 *     pass the current time for the present state and an earlier one for an
-                 *     audit of the past.
+                 *     (e.g. `2026-03-04T09:15:27Z`; Unix seconds are not accepted). Required:
+                 *     the answer is the state in force at that instant, so pass the current time
+                 *     for the present state and an earlier one for an audit of the past.
                  */
                 as_of: components["parameters"]["asOf"];
                 /** @description When `true`, policy configuration state is filled in (`state`, `policy_state`, data validator `state`); otherwise those fields are `null`. */

@@ -309,7 +309,7 @@ export interface components {
                 "application/json": components["schemas"]["StreamsError"];
             };
         };
-        /** @description The account's rate limit was exceeded (thresholds are not published). Retry after the delay in Retry-After when present, else with backoff. */
+        /** @description The account's rate limit was exceeded. Retry after the delay in Retry-After when present, else with backoff. */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -389,27 +389,27 @@ export interface components {
          */
         quoteAsset: string;
         /**
-         * @description Only streams of this asset class (e.g. `crypto`). Values are not published; see the API description.
+         * @description Only streams of this asset class (e.g. `crypto`); any value a stream's `asset_class` takes.
          * @example crypto
          */
         assetClass: string;
         /**
-         * @description Only streams of this kind (e.g. `price`). Values are not published.
+         * @description Only streams of this kind (e.g. `price`); any value a stream's `feed_type` takes.
          * @example price
          */
         feedType: string;
         /**
-         * @description Only streams reporting this attribute (e.g. `mid_price`). Values are not published.
+         * @description Only streams reporting this attribute (e.g. `mid_price`); any value a stream's `attribute_type` takes.
          * @example mid_price
          */
         attributeType: string;
         /**
-         * @description Only streams in this status (e.g. `active`). Values are not published; see `Stream`.
+         * @description Only streams in this status (e.g. `active`); the known statuses are listed on `Stream`.
          * @example active
          */
         streamStatus: string;
         /**
-         * @description Only streams of this deployment kind (e.g. `mainnet`). Values are not published.
+         * @description Only streams of this deployment kind (e.g. `mainnet`); any value a stream's `network_type` takes.
          * @example mainnet
          */
         networkType: string;
@@ -637,27 +637,27 @@ export interface operations {
                  */
                 quote_asset?: components["parameters"]["quoteAsset"];
                 /**
-                 * @description Only streams of this asset class (e.g. `crypto`). Values are not published; see the API description.
+                 * @description Only streams of this asset class (e.g. `crypto`); any value a stream's `asset_class` takes.
                  * @example crypto
                  */
                 asset_class?: components["parameters"]["assetClass"];
                 /**
-                 * @description Only streams of this kind (e.g. `price`). Values are not published.
+                 * @description Only streams of this kind (e.g. `price`); any value a stream's `feed_type` takes.
                  * @example price
                  */
                 feed_type?: components["parameters"]["feedType"];
                 /**
-                 * @description Only streams reporting this attribute (e.g. `mid_price`). Values are not published.
+                 * @description Only streams reporting this attribute (e.g. `mid_price`); any value a stream's `attribute_type` takes.
                  * @example mid_price
                  */
                 attribute_type?: components["parameters"]["attributeType"];
                 /**
-                 * @description Only streams in this status (e.g. `active`). Values are not published; see `Stream`.
+                 * @description Only streams in this status (e.g. `active`); the known statuses are listed on `Stream`.
                  * @example active
                  */
                 status?: components["parameters"]["streamStatus"];
                 /**
-                 * @description Only streams of this deployment kind (e.g. `mainnet`). Values are not published.
+                 * @description Only streams of this deployment kind (e.g. `mainnet`); any value a stream's `network_type` takes.
                  * @example mainnet
                  */
                 network_type?: components["parameters"]["networkType"];

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { AUTHORING_NOTE, NOTE_KEY, withoutMaintainerNotes } from '../../scripts/lib/maintainer-notes.mjs';
+import { AUTHORING_NOTE, MAINTAINER_WORDING, NOTE_KEY, withoutMaintainerNotes } from '../../scripts/lib/maintainer-notes.mjs';
 
 // Descriptions are published as the reference docs and state what the API
 // does; why a fact was chosen is an `x-decision` beside it, for maintainers,
@@ -78,6 +78,13 @@ describe('descriptions are written for readers', () => {
     expect(notes).toEqual([]);
   });
 
+  it.each(groups)('%s: no description speaks of how the spec was written', (_, files) => {
+    const wording = findings(files, 'description', (value) =>
+      typeof value === 'string' ? value.match(MAINTAINER_WORDING)?.[0] : undefined,
+    );
+    expect(wording).toEqual([]);
+  });
+
   it.each(groups)('%s: every x-decision is a non-empty string', (_, files) => {
     const bad = findings(files, NOTE_KEY, (value) =>
       typeof value === 'string' && value.trim() !== '' ? undefined : JSON.stringify(value),
@@ -88,6 +95,27 @@ describe('descriptions are written for readers', () => {
   it('the rationale is kept: the specs carry x-decision notes', () => {
     const notes = specFiles.flatMap((file) => valuesOf(parseFile(file), NOTE_KEY));
     expect(notes.length).toBeGreaterThan(50);
+  });
+});
+
+describe('MAINTAINER_WORDING', () => {
+  it.each([
+    ['(published as "CRE Connect API" 0.8.0)'],
+    ['the published description calls it ISO 8601'],
+    ['a separate service with its own published body'],
+    ['Values are not published.'],
+    ['as the service publishes them'],
+    ['Neither the product description nor'],
+  ])('flags %j', (text) => {
+    expect(text).toMatch(MAINTAINER_WORDING);
+  });
+
+  it.each([
+    ['New reports pushed over WebSocket as they are published'],
+    ['Each change is published as an `operation.status` event.'],
+    ['Creates a watcher that follows one contract and publishes the chosen events'],
+  ])('leaves the API\'s own use of "publish" alone: %j', (text) => {
+    expect(text).not.toMatch(MAINTAINER_WORDING);
   });
 });
 
