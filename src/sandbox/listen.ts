@@ -4,15 +4,15 @@
  * proxy to a real server. Every request goes through the same dispatcher as
  * `sandbox.fetch`; the path prefixes on this origin select the API
  * (channels `/channels/v1`, policy `/v1…`, streams at the root, as its own
- * clients expect). Imported lazily by `sandbox.listen()`, so the rest of the
- * sandbox runs where there is no `node:http`.
+ * clients expect). Node's modules are loaded when it first listens
+ * (node-server.ts), so the rest of the sandbox runs where there are none.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { Readable } from 'node:stream';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { SandboxUsageError } from './errors.js';
 import { InjectedDrop } from './faults.js';
+import { requireNodeServer } from './node-server.js';
 
 export interface ListenOptions {
   /** Interface to bind. Default `127.0.0.1`. */
@@ -56,9 +56,10 @@ export async function startListener(target: ListenTarget, options: ListenOptions
   if (typeof host !== 'string' || host === '') throw new SandboxUsageError('listen(): host must be a non-empty string');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SandboxUsageError(`listen(): port must be an integer from 0 to 65535, got ${String(port)}`);
 
+  const { createServer, Readable } = await requireNodeServer();
   const upgraded = new Set<Duplex>();
   const server = createServer((request, response) => {
-    serve(target, origin, request, response).catch(() => response.destroy());
+    serve(target, origin, request, response, Readable).catch(() => response.destroy());
   });
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
@@ -98,7 +99,7 @@ export async function startListener(target: ListenTarget, options: ListenOptions
 }
 
 /** One request: read it whole, dispatch it, stream the answer back. */
-async function serve(target: ListenTarget, origin: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+async function serve(target: ListenTarget, origin: string, incoming: IncomingMessage, outgoing: ServerResponse, Readable: typeof import('node:stream').Readable): Promise<void> {
   const aborted = new AbortController();
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) aborted.abort(new Error('the client closed the connection'));

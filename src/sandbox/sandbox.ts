@@ -4,7 +4,8 @@ import type { BehaviourContext, SandboxCredentials } from './context.js';
 import { SandboxUsageError, SandboxViolationError } from './errors.js';
 import { sandboxRoutes, type SandboxRoute } from './fault-routes.js';
 import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
-import type { ListenOptions, ListenTarget, SandboxListener } from './listen.js';
+import { startListener, type ListenOptions, type ListenTarget, type SandboxListener } from './listen.js';
+import { requireNodeServer } from './node-server.js';
 import { createRequestRouter, type SandboxBaseUrlsOption } from './base-url-routing.js';
 import { checkRequest, GENERATED_REQUEST_CHECKS, type RequestChecks } from './request-check.js';
 import { checkSeed, type SandboxSeed } from './seed.js';
@@ -12,6 +13,7 @@ import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
 import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
 import { inProcessWebSocket } from './streams/in-process-socket.js';
 import { createLiveFeed } from './streams/live-feed.js';
+import { createLiveSocketServer } from './streams/live-socket.js';
 import { SANDBOX_STREAM_LINK, type SandboxStreamLink } from '../streams/report-stream/sandbox-link.js';
 import {
   SandboxHttpError,
@@ -227,12 +229,8 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
     dispatch,
     async listen(listenOptions) {
       ensureOpen();
-      // A specifier bundlers do not follow: node:http stays out of browser and worker bundles of the sandbox.
-      const listenModule: string = './listen.js';
-      const liveSocketModule: string = './streams/live-socket.js';
-      const { startListener } = (await import(listenModule)) as typeof import('./listen.js');
-      const { createLiveSocketServer } = (await import(liveSocketModule)) as typeof import('./streams/live-socket.js');
-      liveSocket ??= createLiveSocketServer(liveFeed);
+      // Node's modules come through `#node-server`: browser and worker builds of the sandbox hold none of them.
+      liveSocket ??= createLiveSocketServer(liveFeed, await requireNodeServer());
       const listener = await startListener({ dispatch, upgrade: liveSocket.upgrade }, listenOptions);
       listeners.add(listener);
       return {

@@ -4,9 +4,10 @@
 // wrong secret refused, reports of every schema version decoded exactly as
 // viem decodes them, a typed ApiError, `paginate` across two pages, and the
 // sandbox entry in process (a wallet created and read back, a report found by
-// discovery and decoded). Node, Bun and Deno also stream reports live from a
-// sandbox listening here; workerd and edge-runtime, whose WebSocket sends no
-// headers, get the stream's typed error instead.
+// discovery and decoded). Node, Bun, Deno and workerd also stream reports
+// live from a sandbox listening here (workerd through `fetch` with `Upgrade:
+// websocket`); edge-runtime and browser or worker bundles, where no WebSocket
+// sends headers, get the stream's typed error instead, with their reason.
 //
 // The package is packed and installed once; each runtime then runs the same
 // script against its own local server. A runtime that cannot start fails its
@@ -28,11 +29,13 @@ import { createRuntimeProject } from './support/runtime-project.js';
 import {
   bundle,
   bunRunner,
+  EDGE_LIGHT_CONDITIONS,
   denoRunner,
   edgeRuntimeRunner,
   nodeRunner,
   workerdRunner,
   WORKERD_CONDITIONS,
+  type WorkerLoading,
   type Runner,
   type RuntimeRun,
 } from './support/runners.js';
@@ -60,16 +63,23 @@ afterAll(async () => {
 interface RunResult {
   run: RuntimeRun;
   server: VerifyingServer;
-  /** Whether the runtime streamed reports live from a listening sandbox (else it must refuse to, typed). */
-  streamsLive: boolean;
+  /** Live reports from a listening sandbox, or the reason the runtime must give for refusing to stream (typed). */
+  stream: LiveOrRefused;
 }
 
-async function runWithServer(runner: Runner, streamsLive = false): Promise<RunResult> {
+/** A runtime streams live, or refuses with ReportStreamUnsupportedError and a reason that fits it. */
+type LiveOrRefused = 'live' | { refusedWith: RegExp };
+
+/** What a browser or a web worker bundle says (a Worker bundled without the `workerd` condition is one). */
+const BROWSER_REFUSAL = { refusedWith: /cannot open a report stream here: a browser's or web worker's WebSocket cannot send request headers.*`workerd` condition/ };
+const EDGE_REFUSAL = { refusedWith: /cannot open a report stream here: Vercel's Edge Runtime has no WebSocket that sends request headers/ };
+
+async function runWithServer(runner: Runner, stream: LiveOrRefused): Promise<RunResult> {
   const server = await startVerifyingServer(fixtures);
   let live: LiveSandbox | undefined;
   try {
-    if (streamsLive) live = await startLiveSandbox();
-    return { run: await runner(project, server.origin, live?.target), server, streamsLive };
+    if (stream === 'live') live = await startLiveSandbox();
+    return { run: await runner(project, server.origin, live?.target), server, stream };
   } finally {
     await Promise.all([server.close(), live?.close()]);
   }
@@ -90,14 +100,14 @@ const sandboxReportOf = (feedID: string, { observationsTimestamp }: { observatio
 });
 
 /** The live stream: two reports of the stream, in order, those the sandbox published; or, where it cannot run, the typed error. */
-function expectLiveStream(expect: ExpectStatic, { run, streamsLive }: RunResult): void {
+function expectLiveStream(expect: ExpectStatic, { run, stream }: RunResult): void {
   const liveStream = run.checks.liveStream as { reports?: SandboxReportCheck[] };
-  if (!streamsLive) {
+  if (stream !== 'live') {
     expect(liveStream).toEqual({
       name: 'ReportStreamUnsupportedError',
       isSdkError: true,
       unsupported: true,
-      message: expect.stringContaining("this runtime's WebSocket cannot send the signed headers the service requires"),
+      message: expect.stringMatching(stream.refusedWith),
     });
     return;
   }
@@ -107,6 +117,8 @@ function expectLiveStream(expect: ExpectStatic, { run, streamsLive }: RunResult)
     connected: expect.arrayContaining([expect.stringMatching(/^00[12]$/)]),
     reports: reports.map((report) => sandboxReportOf(LIVE_FEED_ID, report)),
     skipped: 0,
+    // A wrong secret: the upgrade refused, typed, as in every runtime that streams.
+    refused: { name: 'ReportStreamAuthError', isSdkError: true, status: 401, origin: '001' },
   });
   expect(reports.length, 'two reports within 5 s').toBe(2);
   expect(reports[1]!.observationsTimestamp).toBeGreaterThan(reports[0]!.observationsTimestamp);
@@ -171,15 +183,15 @@ interface RuntimeCase {
   runner: () => Promise<Runner>;
   /** What the runtime says it is. */
   expectedRuntime: () => Promise<string>;
-  /** Its WebSocket can send the signed headers: it streams reports live (Node through `ws`, Bun and Deno natively). */
-  streamsLive: boolean;
+  /** Whether it can send the signed headers on a WebSocket (Node through `ws`, Bun and Deno natively, workerd through `fetch`) and so streams live. */
+  stream: LiveOrRefused;
 }
 
 const installedNode = (name: string): RuntimeCase => ({
   name: `Node ${name.slice('node'.length)}`,
   runner: async () => nodeRunner((await nodes)[name]!.path),
   expectedRuntime: async () => `Node ${(await nodes)[name]!.version}`,
-  streamsLive: true,
+  stream: 'live',
 });
 
 const RUNTIMES: RuntimeCase[] = [
@@ -187,20 +199,20 @@ const RUNTIMES: RuntimeCase[] = [
     name: `Node ${process.versions.node.split('.')[0]} (running the tests)`,
     runner: async () => nodeRunner(process.execPath),
     expectedRuntime: async () => `Node ${process.versions.node}`,
-    streamsLive: true,
+    stream: 'live',
   },
   installedNode('node22'),
   installedNode('node24'),
-  { name: 'Bun', runner: async () => bunRunner, expectedRuntime: async () => `Bun ${(await others).bun.version}`, streamsLive: true },
-  { name: 'Deno', runner: async () => denoRunner, expectedRuntime: async () => `Deno ${(await others).deno.version}`, streamsLive: true },
-  { name: 'workerd (miniflare)', runner: async () => workerdRunner(), expectedRuntime: async () => 'workerd', streamsLive: false },
-  { name: 'edge-runtime', runner: async () => edgeRuntimeRunner, expectedRuntime: async () => 'edge-runtime', streamsLive: false },
+  { name: 'Bun', runner: async () => bunRunner, expectedRuntime: async () => `Bun ${(await others).bun.version}`, stream: 'live' },
+  { name: 'Deno', runner: async () => denoRunner, expectedRuntime: async () => `Deno ${(await others).deno.version}`, stream: 'live' },
+  { name: 'workerd (miniflare)', runner: async () => workerdRunner(), expectedRuntime: async () => 'workerd', stream: 'live' },
+  { name: 'edge-runtime', runner: async () => edgeRuntimeRunner, expectedRuntime: async () => 'edge-runtime', stream: EDGE_REFUSAL },
 ];
 
 describe.concurrent('the packed package, run by a user script', () => {
   for (const runtime of RUNTIMES) {
     it(`in ${runtime.name}`, { timeout: 120_000 }, async ({ expect }) => {
-      const result = await runWithServer(await runtime.runner(), runtime.streamsLive);
+      const result = await runWithServer(await runtime.runner(), runtime.stream);
       expect(result.run.runtime).toBe(await runtime.expectedRuntime());
       expectEveryCheck(expect, result);
       // WebAssembly scans the reports in every one of them (workerd: the .wasm module of the `workerd` condition).
@@ -218,9 +230,37 @@ describe.concurrent('workerd and the .wasm module', () => {
   });
 
   it('without it, workerd refuses to compile the base64 module and decodes with the JavaScript scan, the same', { timeout: 120_000 }, async ({ expect }) => {
-    const result = await runWithServer(workerdRunner(['worker', 'browser']));
+    const result = await runWithServer(workerdRunner(['worker', 'browser']), BROWSER_REFUSAL);
     expect(result.run.runtime).toBe('workerd');
     expect(result.run.scanEngine).toBe('js');
     expectEveryCheck(expect, result);
   });
+});
+
+// A bundle of every entry for browsers or workers holds no `import()` of a
+// variable (miniflare refuses such a module when it collects a Worker's
+// imports itself) and nothing of Node: it starts in each way miniflare takes
+// a Worker, and runs every check, the stream refused with the browser's reason.
+describe.concurrent('a browser or worker bundle of every entry, in workerd', () => {
+  const cases: { conditions: string[]; loading: WorkerLoading }[] = [
+    { conditions: ['worker', 'browser'], loading: 'collected-modules' },
+    { conditions: ['browser'], loading: 'collected-modules' },
+    { conditions: ['worker', 'browser'], loading: 'script' },
+    { conditions: ['browser'], loading: 'script' },
+  ];
+  it('holds no import() of a variable and no Node module, for browsers, workers, workerd or the edge', async ({ expect }) => {
+    for (const conditions of [['browser'], ['worker', 'browser'], WORKERD_CONDITIONS, EDGE_LIGHT_CONDITIONS]) {
+      const { code } = await bundle(join(project, 'worker.mjs'), conditions, 'esm');
+      expect(code.match(/\bimport\((?!\s*["'])[^)]*\)/g) ?? [], conditions.join(', ')).toEqual([]);
+      expect(code.match(/["']node:[a-z/]+["']|\bws\/lib\//g) ?? [], conditions.join(', ')).toEqual([]);
+    }
+  });
+
+  for (const { conditions, loading } of cases) {
+    it(`conditions ${conditions.join(', ')}, loaded as ${loading}`, { timeout: 120_000 }, async ({ expect }) => {
+      const result = await runWithServer(workerdRunner(conditions, loading), BROWSER_REFUSAL);
+      expect(result.run.runtime).toBe('workerd');
+      expectEveryCheck(expect, result);
+    });
+  }
 });

@@ -14,6 +14,12 @@ import {
 } from '../../src/streams/index.js';
 import { FeedState, RECENT_WINDOW_SECONDS } from '../../src/streams/report-stream/watermarks.js';
 import { resolveSocketFactory } from '../../src/streams/report-stream/websocket.js';
+import { runtimeSocket } from '#stream-socket';
+import { WebSocket as WsWebSocket } from 'ws';
+import * as browserSocket from '../../src/platform/stream-socket.browser.js';
+import * as defaultSocket from '../../src/platform/stream-socket.default.js';
+import * as edgeSocket from '../../src/platform/stream-socket.edge-light.js';
+import * as nodeSocket from '../../src/platform/stream-socket.node.js';
 import {
   activeTimers,
   consume,
@@ -560,12 +566,27 @@ describe('streamReports: runtimes and options', () => {
     await expectNothingOpen(server, timers);
   });
 
-  it('in a browser (no way to send headers) it fails with ReportStreamUnsupportedError', async () => {
-    class BrowserWebSocket {}
-    await expect(resolveSocketFactory(undefined, { WebSocket: BrowserWebSocket })).rejects.toBeInstanceOf(ReportStreamUnsupportedError);
-    const noWs = resolveSocketFactory(undefined, { process: { versions: { node: '20.19.0' } } }, () => Promise.reject(new Error('not installed')));
-    await expect(noWs).rejects.toThrow(/`ws` package could not be loaded/);
-    await expect(noWs).rejects.toBeInstanceOf(ReportStreamUnsupportedError);
+  it("takes the socket of the runtime's `#stream-socket` module: in Node the `ws` package", async () => {
+    // vitest resolves package imports with the `node` condition, as Node does.
+    expect(runtimeSocket).toBe(nodeSocket.runtimeSocket);
+    expect(await runtimeSocket()).toEqual({ kind: 'ws', WebSocket: WsWebSocket });
+  });
+
+  it('in a browser, a web worker, the edge or an unknown runtime (no way to send headers) it fails with ReportStreamUnsupportedError, saying why', async () => {
+    const cases = [
+      [browserSocket.runtimeSocket, /^cannot open a report stream here: a browser's or web worker's WebSocket cannot send request headers.*`workerd` condition/],
+      [edgeSocket.runtimeSocket, /^cannot open a report stream here: Vercel's Edge Runtime has no WebSocket that sends request headers/],
+      // This process is Node, without Bun's or Deno's globals: the default module knows no socket here.
+      [defaultSocket.runtimeSocket, /^cannot open a report stream here: this runtime's WebSocket is not known to send request headers/],
+    ] as const;
+    for (const [runtime, message] of cases) {
+      const refused = resolveSocketFactory(undefined, runtime);
+      await expect(refused).rejects.toBeInstanceOf(ReportStreamUnsupportedError);
+      await expect(refused).rejects.toThrow(message);
+    }
+    const cause = new Error('not installed');
+    const noWs = resolveSocketFactory(undefined, async () => ({ kind: 'unsupported', reason: 'the `ws` package could not be loaded', cause }));
+    await expect(noWs).rejects.toMatchObject({ name: 'ReportStreamUnsupportedError', message: expect.stringMatching(/`ws` package could not be loaded/), cause });
   });
 
   it("connects by default to the WebSocket host of the client's network (no connection leaves the process)", async () => {

@@ -1,13 +1,13 @@
 /**
  * The streams API's live WebSocket, served by the sandbox's listener (Node
- * only: it uses the `ws` package, and is imported with the listener). Each
+ * only: it uses the `ws` package's server, passed in with node:http's status
+ * texts by the sandbox, see node-server.ts). Each
  * upgrade is admitted by the sandbox's live feed (live-feed.ts), which then
  * sends the reports; refused ones get the service's HTTP answer.
  */
 import type { IncomingMessage } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { NodeServerModules } from '#node-server';
 import type { UpgradeHandler } from '../listen.js';
 import type { LiveFeed } from './live-feed.js';
 
@@ -16,7 +16,7 @@ export interface LiveSocketServer {
   close(): void;
 }
 
-export function createLiveSocketServer(feed: LiveFeed): LiveSocketServer {
+export function createLiveSocketServer(feed: LiveFeed, { WebSocketServer, STATUS_CODES }: NodeServerModules): LiveSocketServer {
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
 
   /** Writes a plain HTTP answer on the socket of a refused upgrade. */

@@ -1,4 +1,6 @@
+import { runtimeSocket, type RuntimeSocket } from '#stream-socket';
 import { ReportStreamUnsupportedError } from './errors.js';
+import { FetchUpgradeWebSocket } from './fetch-upgrade-socket.js';
 
 /**
  * The WebSocket layer, behind one small interface so the stream does not care
@@ -16,9 +18,17 @@ import { ReportStreamUnsupportedError } from './errors.js';
  *   of test/support/report-server.ts, two origins, decoding, and a refused
  *   upgrade read as 401). Bun's can also ping (`ping()` and a `pong` event);
  *   Deno's cannot, so there liveness is watched through traffic.
- * - Browsers: a WebSocket there cannot send headers, and the service
- *   requires the signed ones, so the stream fails with
- *   ReportStreamUnsupportedError (route it through a backend instead).
+ * - Cloudflare Workers (workerd): `fetch` with `Upgrade: websocket` carries
+ *   the headers (fetch-upgrade-socket.ts); no pings there either.
+ * - Browsers, web workers and Vercel's Edge Runtime: no WebSocket there can
+ *   send headers, and the service requires the signed ones, so the stream
+ *   fails with ReportStreamUnsupportedError, saying why.
+ *
+ * Which one runs is chosen when the package is resolved, not at run time:
+ * `#stream-socket` (package.json `imports`) maps each runtime's condition
+ * (bun, deno, workerd, edge-light, worker, browser, node) to a small module
+ * in src/platform/, so no build holds an `import()` of a variable (which
+ * miniflare refuses) and only Node builds see the `ws` package.
  */
 
 /** A constructor called as `new WebSocket(url, { headers })`. */
@@ -177,9 +187,10 @@ function whatwgFactory(WebSocket: WebSocketConstructor): SocketFactory {
       handlers.message(textOf(event.data));
     });
     if (canPing) socket.addEventListener('pong', () => disposed || handlers.pong());
-    socket.addEventListener('error', (event: { message?: string; error?: unknown }) => {
+    socket.addEventListener('error', (event: { message?: string; error?: unknown; status?: number }) => {
       lastError = event.error ?? event.message;
-      const status = STATUS_IN_MESSAGE.exec(String(event.message ?? ''))?.[1];
+      // FetchUpgradeWebSocket tells the status; Bun and Deno word it in the message.
+      const status = event.status ?? STATUS_IN_MESSAGE.exec(String(event.message ?? ''))?.[1];
       if (status !== undefined) refusedStatus = Number(status);
     });
     socket.addEventListener('close', (event: { code: number }) => {
@@ -219,41 +230,25 @@ export function socketFactoryFor(WebSocket: WebSocketConstructor): SocketFactory
   return isWsPackage(WebSocket) ? wsFactory(WebSocket) : whatwgFactory(WebSocket);
 }
 
-/** The parts of the global scope that tell the runtime apart. */
-export interface RuntimeScope {
-  Bun?: unknown;
-  Deno?: unknown;
-  WebSocket?: unknown;
-  process?: { versions?: { node?: string } };
-}
-
-// Kept out of static analysis: a bundler that saw `import('ws')` would pull
-// the package (or its browser stub) into browser and edge bundles.
-const WS_PACKAGE = 'ws';
-
-/** Picks the WebSocket of this runtime; throws ReportStreamUnsupportedError where none can send headers. */
+/**
+ * The socket factory of this runtime (`runtime` is the `#stream-socket`
+ * module its conditions chose); throws ReportStreamUnsupportedError, with the
+ * runtime's reason, where no WebSocket can send headers.
+ */
 export async function resolveSocketFactory(
   injected: WebSocketConstructor | undefined,
-  scope: RuntimeScope = globalThis as RuntimeScope,
-  importWs: () => Promise<unknown> = () => import(/* webpackIgnore: true */ /* @vite-ignore */ WS_PACKAGE),
+  runtime: () => Promise<RuntimeSocket> = runtimeSocket,
 ): Promise<SocketFactory> {
   if (injected !== undefined) return socketFactoryFor(injected);
-  if ((scope.Bun !== undefined || scope.Deno !== undefined) && typeof scope.WebSocket === 'function') {
-    return socketFactoryFor(scope.WebSocket as WebSocketConstructor);
+  const found = await runtime();
+  switch (found.kind) {
+    case 'ws':
+      return wsFactory(found.WebSocket as WebSocketConstructor);
+    case 'headers':
+      return whatwgFactory(found.WebSocket as WebSocketConstructor);
+    case 'fetch-upgrade':
+      return whatwgFactory(FetchUpgradeWebSocket);
+    case 'unsupported':
+      throw new ReportStreamUnsupportedError(found.reason, found.cause === undefined ? undefined : { cause: found.cause });
   }
-  if (typeof scope.process?.versions?.node === 'string') {
-    let module: { default?: unknown; WebSocket?: unknown };
-    try {
-      module = (await importWs()) as typeof module;
-    } catch (error) {
-      throw new ReportStreamUnsupportedError('the `ws` package could not be loaded (install it, or pass `webSocket`)', { cause: error });
-    }
-    const WebSocket = module.WebSocket ?? module.default;
-    if (typeof WebSocket !== 'function') throw new ReportStreamUnsupportedError('the `ws` package exports no WebSocket class');
-    return wsFactory(WebSocket as WebSocketConstructor);
-  }
-  throw new ReportStreamUnsupportedError(
-    "this runtime's WebSocket cannot send the signed headers the service requires (browsers cannot); " +
-      'stream from a server, or pass `webSocket` with a constructor that accepts { headers }',
-  );
 }

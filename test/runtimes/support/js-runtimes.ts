@@ -80,8 +80,18 @@ export interface Miniflare {
   dispose(): Promise<void>;
 }
 
+/**
+ * How a Worker is given: its modules listed (as wrangler's output is run), one
+ * module whose imports miniflare collects itself (`modules: true`), or a
+ * service-worker script (no `modules`).
+ */
+export type MiniflareWorkerOptions =
+  | { modules: MiniflareModuleDefinition[]; modulesRoot: string; compatibilityDate: string }
+  | { modules: true; script: string; compatibilityDate: string }
+  | { script: string; compatibilityDate: string };
+
 export interface MiniflarePackage {
-  Miniflare: new (options: { modules: MiniflareModuleDefinition[]; modulesRoot: string; compatibilityDate: string }) => Miniflare;
+  Miniflare: new (options: MiniflareWorkerOptions) => Miniflare;
 }
 
 export interface EdgeRuntimePackage {

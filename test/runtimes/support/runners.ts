@@ -4,9 +4,10 @@
 // bundled script, as their deploy tools build it. Each runner returns what the
 // script printed, parsed, and throws with the runtime's own output when it
 // cannot start or the script fails: a runtime that does not run is a failure.
-// The processes also get the listening sandbox to stream reports live from
-// (`live`, a second argument as JSON); the bundled runtimes cannot stream
-// (their WebSocket sends no headers) and are not given one.
+// The runtimes that can stream also get the listening sandbox to stream
+// reports live from (`live`: a second argument as JSON to the processes, a
+// query parameter to workerd); edge-runtime and browser or worker bundles
+// cannot stream (no WebSocket there sends headers) and are not given one.
 // Bun, Deno, miniflare and edge-runtime come from a project of their own,
 // installed on first use (js-runtimes.ts).
 import { spawn } from 'node:child_process';
@@ -14,7 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { isolatedEnv } from '../../support/working-tree.js';
-import { jsRuntimes, loadEdgeRuntime, loadMiniflare } from './js-runtimes.js';
+import { jsRuntimes, loadEdgeRuntime, loadMiniflare, type MiniflareWorkerOptions } from './js-runtimes.js';
 import type { LiveStreamTarget } from './user-script.mjs';
 
 /** What the harness returns from every runtime. */
@@ -147,9 +148,22 @@ export const EDGE_LIGHT_CONDITIONS = ['edge-light', 'worker', 'browser'];
 /** Sends a request to the Worker. */
 export type Dispatch = (url: string, init?: { method?: string; body?: string }) => Promise<Response>;
 
-/** Starts workerd with `bundled` as its only Worker (plus its .wasm modules), runs `use`, and stops it. */
-export async function withWorker<T>(bundled: Bundle, use: (dispatch: Dispatch) => Promise<T>): Promise<T> {
-  const { Miniflare } = await loadMiniflare();
+/**
+ * How miniflare is given the bundle:
+ * - `modules`: the bundle and its .wasm modules listed, as wrangler's output is run;
+ * - `collected-modules`: the bundle as one module whose imports miniflare
+ *   collects itself (`modules: true`); it refuses, at start, a module with an
+ *   `import()` of a variable ("dynamic module specifiers are unsupported");
+ * - `script`: a service-worker script (no modules at all).
+ */
+export type WorkerLoading = 'modules' | 'collected-modules' | 'script';
+
+const COMPATIBILITY_DATE = '2026-07-01';
+
+async function workerOptions(bundled: Bundle, loading: WorkerLoading): Promise<MiniflareWorkerOptions> {
+  if (loading !== 'modules' && bundled.wasmModules.size > 0) throw new Error(`a bundle with .wasm imports cannot be loaded as ${loading}`);
+  if (loading === 'collected-modules') return { modules: true, script: bundled.code, compatibilityDate: COMPATIBILITY_DATE };
+  if (loading === 'script') return { script: bundled.code, compatibilityDate: COMPATIBILITY_DATE };
   const modulesRoot = '/worker';
   const modules = [
     { type: 'ESModule' as const, path: join(modulesRoot, 'worker.js'), contents: bundled.code },
@@ -161,7 +175,13 @@ export async function withWorker<T>(bundled: Bundle, use: (dispatch: Dispatch) =
       })),
     )),
   ];
-  const miniflare = new Miniflare({ modules, modulesRoot, compatibilityDate: '2026-07-01' });
+  return { modules, modulesRoot, compatibilityDate: COMPATIBILITY_DATE };
+}
+
+/** Starts workerd with `bundled` as its only Worker (plus its .wasm modules), runs `use`, and stops it. */
+export async function withWorker<T>(bundled: Bundle, use: (dispatch: Dispatch) => Promise<T>, loading: WorkerLoading = 'modules'): Promise<T> {
+  const { Miniflare } = await loadMiniflare();
+  const miniflare = new Miniflare(await workerOptions(bundled, loading));
   try {
     await miniflare.ready;
     return await use(async (url, init) => (await miniflare.dispatchFetch(url, init)) as unknown as Response);
@@ -170,17 +190,26 @@ export async function withWorker<T>(bundled: Bundle, use: (dispatch: Dispatch) =
   }
 }
 
-/** workerd, through miniflare, with `conditions` (without `workerd`, the package's default build is what runs). */
+/**
+ * workerd, through miniflare, with `conditions` (without `workerd`, the
+ * package's browser build is what runs), loaded as `loading` says (a script
+ * gets the service-worker form of the same checks).
+ */
 export const workerdRunner =
-  (conditions: string[] = WORKERD_CONDITIONS): Runner =>
-  async (project, origin) => {
-    const bundled = await bundle(join(project, 'worker.mjs'), conditions, 'esm');
-    return withWorker(bundled, async (dispatch) => {
-      const response = await dispatch(`http://worker/?origin=${encodeURIComponent(origin)}`);
-      const text = await response.text();
-      if (response.status !== 200) throw new Error(`workerd answered ${response.status}:\n${text}`);
-      return parseRun(text, 'workerd');
-    });
+  (conditions: string[] = WORKERD_CONDITIONS, loading: WorkerLoading = 'modules'): Runner =>
+  async (project, origin, live) => {
+    const bundled = await bundle(join(project, loading === 'script' ? 'script-worker.mjs' : 'worker.mjs'), conditions, 'esm');
+    const query = new URLSearchParams({ origin, ...(live === undefined ? {} : { live: JSON.stringify(live) }) });
+    return withWorker(
+      bundled,
+      async (dispatch) => {
+        const response = await dispatch(`http://worker/?${query}`);
+        const text = await response.text();
+        if (response.status !== 200) throw new Error(`workerd answered ${response.status}:\n${text}`);
+        return parseRun(text, 'workerd');
+      },
+      loading,
+    );
   };
 
 /** Vercel's edge-runtime: the bundled script evaluated in its VM. */

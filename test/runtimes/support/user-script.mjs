@@ -73,7 +73,8 @@ async function sandboxChecks() {
  * `live`: the listening sandbox's streams REST URL, WebSocket URL,
  * credentials and one stream. Two reports of it streamed with `decode: true`
  * (5 s at most, then the loop ends with what came), each with its decoding,
- * the origins `HEAD /` listed and those that connected.
+ * the origins `HEAD /` listed and those that connected; and a stream with a
+ * wrong secret, refused at the upgrade.
  */
 async function liveStreamChecks(live) {
   const client = streams.createStreamsClient({ apiKey: live.apiKey, apiSecret: live.apiSecret, baseUrl: live.streamsUrl, retry: false });
@@ -98,7 +99,25 @@ async function liveStreamChecks(live) {
     });
     if (received.length === 2) break;
   }
-  return { listed, connected: [...connected].sort(), reports: received, skipped: stream.stats.skipped };
+  return { listed, connected: [...connected].sort(), reports: received, skipped: stream.stats.skipped, refused: await refusedUpgradeCheck(live) };
+}
+
+/**
+ * A wrong secret, with the origin given (no `HEAD /` first): the WebSocket
+ * upgrade itself is refused, and the stream fails with the typed error that
+ * names the status and the origin.
+ */
+async function refusedUpgradeCheck(live) {
+  const client = streams.createStreamsClient({ apiKey: live.apiKey, apiSecret: 'not-the-secret', baseUrl: live.streamsUrl, retry: false });
+  const stream = streams.streamReports(client, [live.feedID], { wsUrl: live.wsUrl, origins: ['001'], signal: AbortSignal.timeout(5_000) });
+  try {
+    const next = await stream.next();
+    return next.done ? 'ended without an error' : 'streamed';
+  } catch (error) {
+    return { name: error?.name, isSdkError: error instanceof streams.SdkError, status: error?.status, origin: error?.origin };
+  } finally {
+    await stream.close();
+  }
 }
 
 /** Where no WebSocket can send the signed headers: the stream fails, typed, before it connects anywhere. */

@@ -1,4 +1,4 @@
-// workerd: GET /?origin=<origin> answers the checks as JSON (500 with the stack when they throw).
+// workerd: GET /?origin=<origin>[&live=<live stream target as JSON>] answers the checks as JSON (500 with the stack when they throw).
 import { runtimeName } from './runtime-name.mjs';
 import { scanEngine } from './scan-engine.mjs';
 import { runChecks } from './user-script.mjs';
@@ -7,7 +7,9 @@ export default {
   async fetch(request) {
     try {
       const engine = scanEngine();
-      const checks = await runChecks(new URL(request.url).searchParams.get('origin'));
+      const params = new URL(request.url).searchParams;
+      const live = params.get('live');
+      const checks = await runChecks(params.get('origin'), live === null ? undefined : JSON.parse(live));
       return Response.json({ runtime: runtimeName(), scanEngine: engine, checks });
     } catch (error) {
       return new Response(String(error?.stack ?? error), { status: 500 });

@@ -1,0 +1,1 @@
+export { loadNodeServer } from './node-server.js';

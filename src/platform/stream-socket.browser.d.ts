@@ -1,0 +1,1 @@
+export { runtimeSocket } from './stream-socket.js';
