@@ -25,6 +25,8 @@ export interface RunOptions {
   tty?: boolean;
   /** Called with each stdout chunk as it is written. */
   onStdout?: (chunk: string) => void;
+  /** Keep no stdout (long walks): `stdout` comes back empty; see it through `onStdout`. */
+  discardStdout?: boolean;
 }
 
 export async function cli(argv: readonly string[], options: RunOptions = {}): Promise<CliRun> {
@@ -34,7 +36,7 @@ export async function cli(argv: readonly string[], options: RunOptions = {}): Pr
     argv,
     stdout: {
       write: (chunk) => {
-        stdout += chunk;
+        if (options.discardStdout !== true) stdout += chunk;
         options.onStdout?.(chunk);
         return true;
       },
