@@ -18,7 +18,7 @@ import { describeWithBrowser, launchChromium } from './support/chromium.js';
 const root = join(import.meta.dirname, '..', '..');
 
 const PAGE_SCRIPT = `
-import { createStreamsClient, getLatestReport, stringToSign } from './streams-entry.js';
+import { createStreamsClient, getLatestReport, stringToSign, streamReports, ReportStreamUnsupportedError } from './streams-entry.js';
 import { createChannelsClient, unwrap, ApiError } from './channels-entry.js';
 import { useScanEngine } from './scan-entry.js';
 window.runChecks = async (urls) => {
@@ -38,6 +38,16 @@ window.runChecks = async (urls) => {
     await unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } }, headers: { Prefer: 'code=404' } }));
   } catch (e) {
     out.error = e instanceof ApiError ? e.status + ' ' + e.type : String(e);
+  }
+  // No WebSocket here sends headers: the live stream refuses, typed, before it connects.
+  const stream = streamReports(streams, ['0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782'], { wsUrl: urls.streams.replace(/^http/, 'ws') });
+  try {
+    await stream.next();
+    out.stream = 'streamed';
+  } catch (e) {
+    out.stream = e instanceof ReportStreamUnsupportedError ? e.message : String(e);
+  } finally {
+    await stream.close();
   }
   return out;
 };
@@ -123,6 +133,7 @@ describeWithBrowser('the clients in Chromium', () => {
     price: expect.stringMatching(/^\d+$/),
     networks: expect.any(Number),
     error: '404 NOT_FOUND',
+    stream: expect.stringMatching(/^cannot open a report stream here: a browser's or web worker's WebSocket cannot send request headers/),
   });
 
   it('signs with the portable HMAC, fetches and decodes a report, and maps errors, all in the browser', async () => {
