@@ -7,7 +7,7 @@ import type { CliApi } from './apis.js';
 import { isSet, lastValue, parseArgs, type FlagSpec } from './argv.js';
 import { makeClient } from './clients.js';
 import { resolveSettings } from './credentials.js';
-import { CliUsageError } from './errors.js';
+import { CliUsageError, EXIT } from './errors.js';
 import { writeLine, type CliIo } from './io.js';
 import { GLOBAL_FLAGS, settingFlags } from './operation-command.js';
 import { compileFilter, outputFormat, printResult, toJson } from './output.js';
@@ -86,7 +86,8 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   } finally {
     await live.close();
   }
-  return 0;
+  // Ctrl-C ends the stream cleanly, and the exit code says it was interrupted.
+  return io.signal?.aborted ? EXIT.interrupted : EXIT.ok;
 }
 
 /** A status event on one line: its type and its plain fields (errors by message). */

@@ -3,6 +3,9 @@
 // uuid, pattern, enum, integer and its bounds, boolean, list, date-time), a
 // body that does not parse (with its position), unknown names, and the
 // options of the command line itself. A local server counts requests.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalServer, type LocalServer } from '../support/local-server.js';
 import { cli } from './support/run-cli.js';
@@ -83,6 +86,21 @@ describe('bad usage: exit 2, nothing sent', () => {
     expect(server.requests.length - before).toBe(5);
     const bulk = server.requests.find((request) => request.url.startsWith('/api/v1/reports/bulk'))!;
     expect(new URL(bulk.url, server.origin).searchParams.get('feedIDs')).toBe(`${ETH_USD},${ETH_USD.replace(/2$/, '3')}`);
+  });
+
+  it('reads the body from stdin (--data @-) and from a file (--data @file)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-body-'));
+    try {
+      await writeFile(join(dir, 'body.json'), '{"name": "from-file"}');
+      const fromStdin = await cli(['channels', 'create-channel', '--data', '@-'], { env, stdin: '{"name": "from-stdin"}' });
+      const fromFile = await cli(['channels', 'create-channel', '--data', `@${join(dir, 'body.json')}`], { env });
+      expect([fromStdin.code, fromFile.code]).toEqual([0, 0]);
+      expect(server.requests.slice(-2).map((request) => JSON.parse(request.body).name)).toEqual(['from-stdin', 'from-file']);
+      const broken = await cli(['channels', 'create-channel', '--data', '@-'], { env, stdin: '{\n  "name": "x",\n}' });
+      expect([broken.code, broken.stderr]).toEqual([2, expect.stringContaining('--data @- (stdin): not valid JSON at line 3, column 1')]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('help at every level exits 0 and comes from the spec', async () => {

@@ -43,7 +43,12 @@ export async function cli(argv: readonly string[], options: RunOptions = {}): Pr
       isTTY: options.tty ?? false,
     },
     stderr: { write: (chunk) => ((stderr += chunk), true), isTTY: false },
-    stdin: options.stdin === undefined ? undefined : [new TextEncoder().encode(options.stdin)],
+    stdin:
+      options.stdin === undefined
+        ? undefined
+        : (async function* () {
+            yield new TextEncoder().encode(options.stdin);
+          })(),
     env: options.env ?? {},
     signal: options.signal,
     homeDir: options.homeDir ?? '/nonexistent-home-for-cli-tests',
