@@ -8,21 +8,15 @@
  * for reporting. Unknown ones answer `403`, as the spec says the service does.
  */
 import type { OperationHandler } from '../types.js';
-import { archiveRequest, object, objectOrArray, parseBody, str, unixSeconds, uuid } from './body-check.js';
 import { keccakHex } from './hex.js';
 import { indexCredential } from './indexer.js';
 import type { Credential, CredentialType, Identity, Registry } from './model.js';
 import { queryUuid } from './query.js';
 import { badRequest, conflict } from './refusals.js';
+import { bodyOf, type CoordinatorBody, type CoordinatorSchema } from './request-body.js';
 import { checkRegistryFilter, writableRegistry } from './registries.js';
 import { assertChangeable, findItem, isArchived, touch, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
-
-const credentialTypeBody = object(
-  { registry_id: uuid, title: str({ min: 1 }), description: str(), credential_type: str({ min: 1 }), data_schema_id: uuid },
-  ['registry_id', 'title', 'credential_type'],
-);
-const credentialTypeChanges = object({ title: str({ min: 1 }), description: str() });
 
 export const credentialTypes: ResourceKind<CredentialType> = {
   noun: 'credential type',
@@ -35,7 +29,7 @@ export const credentialTypes: ResourceKind<CredentialType> = {
     return registryId === undefined || type.registry_id === registryId;
   },
   create(raw, world) {
-    const body = parseBody(credentialTypeBody, raw);
+    const body = bodyOf('createCredentialType', raw);
     const registry = world.state.registries.get(body.registry_id.toLowerCase());
     if (registry === undefined || isArchived(registry)) throw badRequest(`registry_id: no active registry ${body.registry_id} in this organisation`);
     const taken = [...world.state.credentialTypes.values()].some((type) => type.registry_id === registry.id && type.credential_type === body.credential_type && !isArchived(type));
@@ -58,7 +52,7 @@ export const credentialTypes: ResourceKind<CredentialType> = {
     };
   },
   replace(type, raw) {
-    const body = parseBody(object({ title: str({ min: 1 }), description: str() }, ['title']), raw);
+    const body = bodyOf('replaceCredentialType', raw);
     type.title = body.title;
     if (body.description !== undefined) type.description = body.description;
   },
@@ -70,13 +64,12 @@ export function updateCredentialTypeHandler(world: PolicyWorld): OperationHandle
     const type = findItem(credentialTypes, request, world);
     const raw = request.body as Record<string, unknown> | undefined;
     if (raw !== null && typeof raw === 'object' && 'status' in raw) {
-      parseBody(archiveRequest, raw);
       if (isArchived(type)) throw badRequest(`credential type ${type.id} is already archived`);
       const held = [...world.state.credentials.values()].find((credential) => credential.credential_type_id === type.id && !isArchived(credential));
       if (held !== undefined) throw conflict(`credential ${held.id} of this type exists; archive the credentials first`);
       type.archived_at = world.nowSeconds();
     } else {
-      const body = parseBody(credentialTypeChanges, raw);
+      const body = raw as CoordinatorSchema<'CredentialTypeChanges'>;
       assertChangeable(credentialTypes, type, world);
       if (body.title !== undefined) type.title = body.title;
       if (body.description !== undefined) type.description = body.description;
@@ -103,11 +96,7 @@ function checkCredentialData(schema: Record<string, unknown>, data: unknown, fie
   }
 }
 
-const credentialBody = object(
-  { credential_type_id: uuid, identity_id: uuid, credential_data: objectOrArray, external_unique_id: str(), expires_at: unixSeconds },
-  ['credential_type_id', 'identity_id'],
-);
-type CredentialInput = ReturnType<typeof credentialBody>;
+type CredentialInput = CoordinatorBody<'createCredential'>;
 
 /** Writes (or rewrites, or removes) a credential's chain copies after the onchain delay, and indexes them. */
 function settleCredential(world: PolicyWorld, credential: Credential): void {
@@ -186,7 +175,7 @@ export const credentials: ResourceKind<Credential> = {
     );
   },
   create(raw, world) {
-    const body = parseBody(credentialBody, raw);
+    const body = bodyOf('createCredential', raw);
     const identity = world.state.identities.get(body.identity_id.toLowerCase());
     if (identity === undefined || isArchived(identity)) throw badRequest(`identity_id: no active identity ${body.identity_id}`);
     const issue = prepareCredential(world, body, undefined, 'body');
@@ -200,7 +189,7 @@ export const credentials: ResourceKind<Credential> = {
     return issue(identity);
   },
   replace(credential, raw, world) {
-    const body = parseBody(object({ external_unique_id: str(), expires_at: unixSeconds }, ['external_unique_id']), raw);
+    const body = bodyOf('replaceCredential', raw);
     applyCredentialChanges(world, credential, body);
   },
 };
@@ -223,13 +212,12 @@ export function updateCredentialHandler(world: PolicyWorld): OperationHandler {
     const credential = findItem(credentials, request, world);
     const raw = request.body as Record<string, unknown> | undefined;
     if (raw !== null && typeof raw === 'object' && 'status' in raw) {
-      parseBody(archiveRequest, raw);
       if (isArchived(credential)) throw badRequest(`credential ${credential.id} is already archived`);
       for (const copy of credential.onchain_credentials ?? []) if (copy.status !== 'removed') copy.status = 'removal_pending';
       credential.archived_at = world.nowSeconds();
       settleCredential(world, credential);
     } else {
-      const body = parseBody(object({ external_unique_id: str(), expires_at: unixSeconds }), raw);
+      const body = raw as CoordinatorSchema<'CredentialChanges'>;
       assertChangeable(credentials, credential, world);
       applyCredentialChanges(world, credential, body);
     }

@@ -6,38 +6,16 @@
  * changed or archived; built-in contract types belong to the platform.
  */
 import { engineAddress } from './addresses.js';
-import {
-  arrayOf,
-  chainSelector,
-  evmAddress,
-  functionSignature,
-  literal,
-  object,
-  parseBody,
-  str,
-  uuid,
-  type Check,
-} from './body-check.js';
 import { checkChains } from './chains-check.js';
 import type { ContractType, ContractTypeFunction, Extractor, PolicyEngine } from './model.js';
 import { policyIsArchived } from './policy-common.js';
 import { queryFunctionSignature, queryUuid } from './query.js';
 import { badRequest, conflict } from './refusals.js';
+import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { isArchived, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
 
-const engineBody = object(
-  {
-    name: str({ min: 1 }),
-    description: str(),
-    extractor_ids: arrayOf(uuid),
-    contract_type_ids: arrayOf(uuid),
-    onchain_policy_engines: arrayOf(object({ chain_selector: chainSelector }, ['chain_selector'])),
-  },
-  ['name', 'onchain_policy_engines'],
-);
-
-type EngineBody = ReturnType<typeof engineBody>;
+type EngineBody = CoordinatorBody<'createPolicyEngine'> | CoordinatorBody<'replacePolicyEngine'>;
 
 /** Deploys every `creation_pending` deployment of the engine after the onchain delay. */
 function deployEngine(world: PolicyWorld, engine: PolicyEngine): void {
@@ -96,7 +74,7 @@ export const policyEngines: ResourceKind<PolicyEngine> = {
   items: (state) => state.engines,
   onchainFields: ['onchain_policy_engines'],
   create(raw, world) {
-    const body = parseBody(engineBody, raw);
+    const body = bodyOf('createPolicyEngine', raw);
     const taken = [...world.state.engines.values()].some((engine) => !isArchived(engine) && engine.name === body.name);
     if (taken) throw conflict(`a policy engine named ${JSON.stringify(body.name)} already exists`);
     const now = world.nowSeconds();
@@ -106,7 +84,7 @@ export const policyEngines: ResourceKind<PolicyEngine> = {
     return engine;
   },
   replace(engine, raw, world) {
-    applyEngineBody(world, engine, parseBody(engineBody, raw));
+    applyEngineBody(world, engine, bodyOf('replacePolicyEngine', raw));
     deployEngine(world, engine);
   },
   frozen: (engine) => (engine.type === 'system' ? 'the system policy engine is managed by the platform and cannot be changed' : undefined),
@@ -116,18 +94,7 @@ export const policyEngines: ResourceKind<PolicyEngine> = {
   },
 };
 
-const extractorBody = object(
-  {
-    name: str({ min: 1 }),
-    supported_function_signatures: arrayOf(functionSignature),
-    outputs: arrayOf(object({ name: str({ min: 1 }), type: str({ min: 1 }) }, ['name', 'type'])),
-    onchain_extractors: arrayOf(object({ chain_selector: chainSelector, address: evmAddress }, ['chain_selector', 'address'])),
-  },
-  ['name', 'supported_function_signatures', 'outputs'],
-);
-
-function applyExtractorBody(world: PolicyWorld, extractor: Extractor, raw: unknown): void {
-  const body = parseBody(extractorBody, raw);
+function applyExtractorBody(world: PolicyWorld, extractor: Extractor, body: CoordinatorBody<'createExtractor'> | CoordinatorBody<'replaceExtractor'>): void {
   const now = world.nowSeconds();
   const onchain = body.onchain_extractors ?? [];
   checkChains(world, onchain.map((entry) => entry.chain_selector), 'onchain_extractors');
@@ -173,42 +140,14 @@ export const extractors: ResourceKind<Extractor> = {
       created_at: now,
       updated_at: now,
     };
-    applyExtractorBody(world, extractor, raw);
+    applyExtractorBody(world, extractor, bodyOf('createExtractor', raw));
     return extractor;
   },
-  replace: (extractor, raw, world) => applyExtractorBody(world, extractor, raw),
+  replace: (extractor, raw, world) => applyExtractorBody(world, extractor, bodyOf('replaceExtractor', raw)),
 };
 
-interface AbiParameter {
-  name: string;
-  type: string;
-  internal_type?: string;
-  components?: AbiParameter[];
-}
-
-const abiParameter: Check<AbiParameter> = (value, path) =>
-  object({ name: str(), type: str({ min: 1 }), internal_type: str(), components: arrayOf(abiParameter) }, ['name', 'type'])(value, path);
-
-const functionAbi = object(
-  {
-    type: str(),
-    name: str({ min: 1 }),
-    inputs: arrayOf(abiParameter),
-    outputs: arrayOf(abiParameter),
-    state_mutability: literal('pure', 'view', 'nonpayable', 'payable'),
-  },
-  ['type', 'name', 'inputs', 'outputs', 'state_mutability'],
-);
-
-const contractTypeBody = object(
-  {
-    name: str({ min: 1 }),
-    description: str(),
-    contract_type_functions: object({ function_abis: arrayOf(functionAbi) }, ['function_abis']),
-    extractor_ids: arrayOf(uuid),
-  },
-  ['name', 'contract_type_functions'],
-);
+type FunctionAbi = CoordinatorBody<'createContractType'>['contract_type_functions']['function_abis'][number];
+type AbiParameter = FunctionAbi['inputs'][number];
 
 /** The canonical ABI type of a parameter: tuples spelled out as `(type,type)`, array suffixes kept. */
 function canonicalType(parameter: AbiParameter): string {
@@ -216,7 +155,7 @@ function canonicalType(parameter: AbiParameter): string {
   return `(${(parameter.components ?? []).map(canonicalType).join(',')})${parameter.type.slice('tuple'.length)}`;
 }
 
-export function contractTypeFunction(world: PolicyWorld, abi: ReturnType<typeof functionAbi>): ContractTypeFunction {
+export function contractTypeFunction(world: PolicyWorld, abi: FunctionAbi): ContractTypeFunction {
   const now = world.nowSeconds();
   return {
     id: world.newId(),
@@ -243,7 +182,7 @@ export const contractTypes: ResourceKind<ContractType> = {
     return { ...contractType, extractors: ids.flatMap((id) => world.state.extractors.get(id) ?? []) };
   },
   create(raw, world) {
-    const body = parseBody(contractTypeBody, raw);
+    const body = bodyOf('createContractType', raw);
     const extractorIds = body.extractor_ids ?? [];
     for (const id of extractorIds) {
       if (!world.state.extractors.has(id)) throw badRequest(`extractor_ids: no extractor ${id}`);

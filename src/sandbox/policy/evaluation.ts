@@ -12,28 +12,15 @@
  * `"approving"`, the status the failure comes from.
  */
 import type { OperationHandler } from '../types.js';
-import { anyObject, arrayOf, bytes32, chainSelector, evmAddress, object, parseBody, str } from './body-check.js';
 import { bytes32Of } from './hex.js';
 import type { EvaluationDetail, EvaluationStatus } from './model.js';
 import { playProtectedCall, storePermit } from './protected-call.js';
 import { badRequest, notFound } from './refusals.js';
+import { evaluationBodyOf } from './request-body.js';
 import type { EvaluationRecord, PolicyWorld } from './state.js';
 
 export const SANDBOX_OUTCOMES = ['ready', 'rejected', 'error'] as const;
 export const SANDBOX_FAILURE_STAGES = ['evaluating', 'approving'] as const;
-
-const evaluateRequest = object(
-  {
-    caller_address: evmAddress,
-    subject: evmAddress,
-    function_signature: str({ min: 3, pattern: /^[A-Za-z_$][A-Za-z0-9_$]*\(.*\)$/, what: 'a function signature such as transfer(address,uint256)' }),
-    parameters: anyObject,
-    permit_parameters: arrayOf(bytes32),
-    chain_selector: chainSelector,
-    unique_evaluation_id: str({ min: 1 }),
-  },
-  ['caller_address', 'subject', 'function_signature', 'parameters', 'chain_selector', 'unique_evaluation_id'],
-);
 
 /** The outcome a request asks the sandbox for, from `parameters.sandbox_outcome` and `parameters.sandbox_fails_during`. */
 function requestedOutcome(parameters: Record<string, unknown>): { outcome: (typeof SANDBOX_OUTCOMES)[number]; failsDuring: (typeof SANDBOX_FAILURE_STAGES)[number] } {
@@ -82,7 +69,7 @@ export function evaluationHandlers(world: PolicyWorld): Record<'requestEvaluatio
   return {
     getHealthCheck: () => ({ status: 200, body: { status: 'ok' } }),
     requestEvaluation: (request) => {
-      const body = parseBody(evaluateRequest, request.body);
+      const body = evaluationBodyOf('requestEvaluation', request.body);
       const permitId = bytes32Of('permit', world.state.organization.id, body.unique_evaluation_id);
       const existing = world.state.evaluations.get(permitId);
       if (existing !== undefined) return { status: 200, body: { permit_id: permitId, status: existing.status } };

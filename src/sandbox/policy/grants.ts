@@ -6,19 +6,16 @@
  * listed with `revoked_at`.
  */
 import type { OperationHandler, SandboxRequest } from '../types.js';
-import { literal, object, orgId, parseBody } from './body-check.js';
 import { isOffchainPolicy, type AccessGrant } from './model.js';
 import { coordinatorPage } from './paging.js';
 import { badRequest, conflict, forbidden, notFound } from './refusals.js';
+import { bodyOf } from './request-body.js';
 import type { PolicyWorld } from './state.js';
 
 interface GrantScope {
   /** The grants of the resource the request names, or a `403` when the organisation does not own it. */
   grantsOf(request: SandboxRequest, world: PolicyWorld): AccessGrant[];
 }
-
-const createGrantBody = object({ grantee_org_id: orgId }, ['grantee_org_id']);
-const revokeGrantBody = object({ status: literal('revoked') }, ['status']);
 
 function grantHandlers(scope: GrantScope, world: PolicyWorld): { list: OperationHandler; create: OperationHandler; revoke: OperationHandler } {
   return {
@@ -28,7 +25,7 @@ function grantHandlers(scope: GrantScope, world: PolicyWorld): { list: Operation
     },
     create: (request) => {
       const grants = scope.grantsOf(request, world);
-      const body = parseBody(createGrantBody, request.body);
+      const body = bodyOf('createRegistryAccessGrant', request.body);
       const own = world.state.organization.id;
       if (body.grantee_org_id === own) throw badRequest('an organisation cannot grant access to itself');
       if (grants.some((grant) => grant.grantee_org_id === body.grantee_org_id && grant.status === 'active')) {
@@ -40,7 +37,6 @@ function grantHandlers(scope: GrantScope, world: PolicyWorld): { list: Operation
     },
     revoke: (request) => {
       const grants = scope.grantsOf(request, world);
-      parseBody(revokeGrantBody, request.body);
       const grantee = request.pathParams.grantee_org_id ?? '';
       const grant = grants.find((candidate) => candidate.grantee_org_id === grantee && candidate.status === 'active');
       if (grant === undefined) throw notFound(`organisation ${grantee} holds no active grant here`);

@@ -8,35 +8,18 @@
  * answer `403`, as the spec says the service does.
  */
 import type { OperationHandler } from '../types.js';
-import { archiveRequest, arrayOf, chainSelector, evmAddress, object, objectOrArray, parseBody, str, unixSeconds, uuid } from './body-check.js';
 import { prepareCredential } from './credentials.js';
 import { bytes32Of } from './hex.js';
 import { indexIdentityAddress } from './indexer.js';
 import type { Identity, OnchainIdentity, Registry } from './model.js';
 import { queryUuid } from './query.js';
 import { badRequest, conflict } from './refusals.js';
+import { bodyOf, type CoordinatorBody, type CoordinatorSchema } from './request-body.js';
 import { checkRegistryFilter, writableRegistry } from './registries.js';
 import { assertChangeable, findItem, isArchived, touch, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
 
 const identityRegistryOn = (registry: Registry, chain: string) => registry.identity_registries?.find((contract) => contract.chain_selector === chain);
-
-const onchainIdentityInput = object({ chain_selector: chainSelector, address: evmAddress }, ['chain_selector', 'address']);
-const credentialInput = object(
-  { credential_type_id: uuid, credential_data: objectOrArray, external_unique_id: str(), expires_at: unixSeconds },
-  ['credential_type_id'],
-);
-const identityBody = object(
-  {
-    title: str({ min: 1 }),
-    description: str(),
-    entity_id: str({ min: 1 }),
-    registry_id: uuid,
-    onchain_identities: arrayOf(onchainIdentityInput),
-    credentials: arrayOf(credentialInput),
-  },
-  ['title', 'entity_id', 'registry_id', 'onchain_identities'],
-);
 
 function checkMappings(registry: Registry, inputs: readonly { chain_selector: string; address: string }[]): void {
   const seen = new Set<string>();
@@ -85,7 +68,7 @@ function remap(world: PolicyWorld, identity: Identity, inputs: readonly { chain_
   settleMappings(world, identity);
 }
 
-type IdentityInput = ReturnType<typeof identityBody>;
+type IdentityInput = CoordinatorBody<'createIdentity'>;
 
 /** Checks one identity to create against the state (registry, uniqueness, credentials) and returns how to create it. */
 function prepareIdentity(world: PolicyWorld, input: IdentityInput, field: string, alsoTaken: ReadonlySet<string>): () => Identity {
@@ -130,9 +113,9 @@ export const identities: ResourceKind<Identity> = {
     const text = query.get('query')?.toLowerCase();
     return (registryId === undefined || identity.registryId === registryId) && (text === undefined || identity.title.toLowerCase().includes(text));
   },
-  create: (raw, world) => prepareIdentity(world, parseBody(identityBody, raw), 'body', new Set())(),
+  create: (raw, world) => prepareIdentity(world, bodyOf('createIdentity', raw), 'body', new Set())(),
   replace(identity, raw, world) {
-    const body = parseBody(object({ title: str({ min: 1 }), description: str(), onchain_identities: arrayOf(onchainIdentityInput) }, ['title', 'onchain_identities']), raw);
+    const body = bodyOf('replaceIdentity', raw);
     const registry = world.state.registries.get(identity.registryId ?? '');
     if (registry !== undefined) checkMappings(registry, body.onchain_identities);
     identity.title = body.title;
@@ -144,7 +127,7 @@ export const identities: ResourceKind<Identity> = {
 /** `POST /identities/batch`: one result per identity, in request order. */
 export function createIdentitiesBatchHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
-    const body = parseBody(object({ identities: arrayOf(identityBody, { min: 1 }) }, ['identities']), request.body);
+    const body = bodyOf('createIdentitiesBatch', request.body);
     // All or nothing: every identity is checked before any is created, as the service fails the whole batch.
     const keys = new Set<string>();
     const creations = body.identities.map((input, index) => {
@@ -156,21 +139,18 @@ export function createIdentitiesBatchHandler(world: PolicyWorld): OperationHandl
   };
 }
 
-const identityChanges = object({ title: str({ min: 1 }), description: str(), onchain_identities: arrayOf(onchainIdentityInput) });
-
 /** `PATCH /identities/{identity_id}`: archives the identity (removing its mappings onchain) or changes some fields, never both. */
 export function updateIdentityHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const identity = findItem(identities, request, world);
     const raw = request.body as Record<string, unknown> | undefined;
     if (raw !== null && typeof raw === 'object' && 'status' in raw) {
-      parseBody(archiveRequest, raw);
       if (isArchived(identity)) throw badRequest(`identity ${identity.id} is already archived`);
       remap(world, identity, []);
       identity.chain_selectors = [];
       identity.archived_at = world.nowSeconds();
     } else {
-      const body = parseBody(identityChanges, raw);
+      const body = raw as CoordinatorSchema<'IdentityChanges'>;
       assertChangeable(identities, identity, world);
       if (body.title !== undefined) identity.title = body.title;
       if (body.description !== undefined) identity.description = body.description;

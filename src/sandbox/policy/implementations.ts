@@ -5,32 +5,13 @@
  * the platform and refuse changes; an implementation with live policy
  * instances cannot be archived (`409`).
  */
-import { arrayOf, anyObject, chainSelector, evmAddress, object, parseBody, str } from './body-check.js';
 import { checkChains } from './chains-check.js';
 import { isOffchainImplementation, type AnyPolicyImplementation, type PolicyImplementation } from './model.js';
 import { kindListed, policyIsArchived } from './policy-common.js';
 import { conflict } from './refusals.js';
+import { bodyOf } from './request-body.js';
 import { isArchived, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
-
-const implementationBody = object(
-  {
-    name: str({ min: 1 }),
-    description: str(),
-    policy_config_schema: anyObject,
-    onchain_policy_implementations: arrayOf(object({ chain_selector: chainSelector, address: evmAddress }, ['chain_selector', 'address'])),
-  },
-  ['name', 'description', 'policy_config_schema'],
-);
-
-const replaceImplementationBody = object(
-  {
-    name: str({ min: 1 }),
-    description: str(),
-    onchain_policy_implementations: arrayOf(object({ chain_selector: chainSelector, address: evmAddress }, ['chain_selector', 'address'])),
-  },
-  ['name', 'description', 'onchain_policy_implementations'],
-);
 
 /** The run parameters an implementation's schema declares (`policy_run_parameters`). */
 export function runParameters(world: PolicyWorld, schema: Record<string, unknown>): PolicyImplementation['parameters'] {
@@ -58,7 +39,7 @@ export const policyImplementations: ResourceKind<AnyPolicyImplementation> = {
     return kindListed(isOffchainImplementation(implementation), query) && (name === null || implementation.name === name);
   },
   create(raw, world) {
-    const body = parseBody(implementationBody, raw);
+    const body = bodyOf('createPolicyImplementation', raw);
     const taken = [...world.state.implementations.values()].some((existing) => existing.name === body.name && !isArchived(existing));
     if (taken) throw conflict(`a policy implementation named ${JSON.stringify(body.name)} already exists`);
     const onchain = body.onchain_policy_implementations ?? [];
@@ -81,7 +62,7 @@ export const policyImplementations: ResourceKind<AnyPolicyImplementation> = {
     return implementation;
   },
   replace(implementation, raw, world) {
-    const body = parseBody(replaceImplementationBody, raw);
+    const body = bodyOf('replacePolicyImplementation', raw);
     const onchain = body.onchain_policy_implementations ?? [];
     checkChains(world, onchain.map((entry) => entry.chain_selector), 'onchain_policy_implementations');
     const target = implementation as PolicyImplementation;

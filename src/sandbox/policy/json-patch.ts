@@ -4,15 +4,8 @@
  * operation (a missing path, a failed `test`) refuses the whole patch with
  * `400` and leaves the configuration as it was.
  */
-import { arrayOf, anyJson, literal, object, str } from './body-check.js';
 import type { JsonPatchOperation } from './model.js';
 import { badRequest } from './refusals.js';
-
-export const jsonPatchOperation = object(
-  { op: literal('add', 'remove', 'replace', 'move', 'copy', 'test'), path: str(), value: anyJson, from: str() },
-  ['op', 'path'],
-);
-export const jsonPatch = arrayOf(jsonPatchOperation);
 
 type Json = unknown;
 type Container = Record<string, Json> | Json[];

@@ -7,40 +7,16 @@
  */
 import type { OperationHandler } from '../types.js';
 import { validatorAddress } from './addresses.js';
-import { arrayOf, bool, chainSelector, literal, object, parseBody, str, uuid } from './body-check.js';
 import { checkChains } from './chains-check.js';
 import { endPolicyContract, indexValidatorVersion } from './indexer.js';
 import { isOffchainImplementation, isOffchainPolicy, type OffchainPolicy } from './model.js';
 import { checkEngine, liveOffchainPolicy } from './policy-common.js';
 import { badRequest, conflict, notFound } from './refusals.js';
+import { bodyOf, type CoordinatorSchema } from './request-body.js';
 import type { PolicyWorld } from './state.js';
 
-const walletRiskScoringConfig = object(
-  {
-    secret_name: str({ min: 1 }),
-    addresses_to_check: str(),
-    risk_threshold: str(),
-    block_unknown: bool,
-    category_filters: arrayOf(object({ category: str(), threshold: str() }, ['category', 'threshold'])),
-    fail_mode: str(),
-  },
-  ['secret_name', 'addresses_to_check', 'risk_threshold', 'block_unknown'],
-);
-
-const offchainPolicyBody = object(
-  {
-    policy_kind: literal('offchain'),
-    type: literal('wallet_risk_scoring'),
-    name: str({ min: 1 }),
-    policy_engine_id: uuid,
-    onchain_policies: arrayOf(object({ chain_selector: chainSelector }, ['chain_selector']), { min: 1 }),
-    config: walletRiskScoringConfig,
-  },
-  ['policy_kind', 'type', 'name', 'policy_engine_id', 'onchain_policies', 'config'],
-);
-
 export function createOffchainPolicy(world: PolicyWorld, raw: unknown): OffchainPolicy {
-  const body = parseBody(offchainPolicyBody, raw);
+  const body = raw as CoordinatorSchema<'CreateOffchainPolicyRequest'>;
   const live = liveOffchainPolicy(world);
   if (live !== undefined) throw conflict(`the organisation already has an offchain policy (${live.id}); archive it first`);
   const engine = checkEngine(world, body.policy_engine_id);
@@ -105,7 +81,7 @@ export function replacePolicyConfigHandler(world: PolicyWorld): OperationHandler
     const policy = world.state.policies.get(policyId.toLowerCase());
     if (policy === undefined) throw notFound(`no policy ${policyId} in this organisation`);
     if (!isOffchainPolicy(policy)) throw badRequest(`policy ${policy.id} is onchain: patch its configuration with PATCH /policies/{policy_id}/configs`);
-    const body = parseBody(object({ config: walletRiskScoringConfig }, ['config']), request.body);
+    const body = bodyOf('replacePolicyConfig', request.body);
     if (policy.deployment_status !== 'active') throw badRequest(`policy ${policy.id} is ${policy.deployment_status}; only an active policy can take a new configuration`);
     policy.config = body.config;
     policy.deployment_status = 'config_updating';

@@ -7,22 +7,15 @@
  */
 import type { OperationHandler } from '../types.js';
 import { dataValidatorAddress, walletAddress } from './addresses.js';
-import { anyObject, arrayOf, chainSelector, decimalU64, evmAddress, object, parseBody, str, uuid } from './body-check.js';
 import { checkChains } from './chains-check.js';
 import { configsByChain, groupConfigs, type ConfigGroup } from './config-groups.js';
-import { applyJsonPatch, jsonPatch } from './json-patch.js';
+import { applyJsonPatch } from './json-patch.js';
 import type { CoordinatorWallet, DataValidator, Network } from './model.js';
 import { queryAddress, queryBool, queryChainSelector, queryEnum, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
+import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { findItem, isArchived, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
-
-const validatorInput = object({ chain_selector: chainSelector, initial_config: anyObject }, ['chain_selector']);
-const createValidatorBody = object(
-  { name: str({ min: 1 }), description: str(), data_validator_implementation_id: uuid, onchain_data_validators: arrayOf(validatorInput) },
-  ['name', 'data_validator_implementation_id'],
-);
-const replaceValidatorBody = object({ name: str({ min: 1 }), description: str(), onchain_data_validators: arrayOf(validatorInput) });
 
 /** Deploys every `creation_pending` chain, and writes every `update_pending` one, after the onchain delay. */
 function settleValidator(world: PolicyWorld, validator: DataValidator, written?: Map<string, Record<string, unknown>>): void {
@@ -43,7 +36,7 @@ function settleValidator(world: PolicyWorld, validator: DataValidator, written?:
   });
 }
 
-function addDeployments(world: PolicyWorld, validator: DataValidator, inputs: readonly ReturnType<typeof validatorInput>[]): void {
+function addDeployments(world: PolicyWorld, validator: DataValidator, inputs: readonly NonNullable<CoordinatorBody<'createDataValidator'>['onchain_data_validators']>[number][]): void {
   const added = inputs.filter((input) => !validator.chain_selectors.includes(input.chain_selector));
   checkChains(world, inputs.map((input) => input.chain_selector), 'onchain_data_validators');
   const configs = configsByChain(validator.onchain_configs as ConfigGroup[], validator.chain_selectors);
@@ -83,7 +76,7 @@ export const dataValidators: ResourceKind<DataValidator> = {
     );
   },
   create(raw, world) {
-    const body = parseBody(createValidatorBody, raw);
+    const body = bodyOf('createDataValidator', raw);
     const implementationId = body.data_validator_implementation_id.toLowerCase();
     if (!world.state.dataValidatorImplementations.has(implementationId)) throw notFound(`no data validator implementation ${implementationId}`);
     const validator: DataValidator = {
@@ -101,7 +94,7 @@ export const dataValidators: ResourceKind<DataValidator> = {
     return validator;
   },
   replace(validator, raw, world) {
-    const body = parseBody(replaceValidatorBody, raw);
+    const body = bodyOf('replaceDataValidator', raw);
     if (body.name !== undefined) validator.name = body.name;
     if (body.description !== undefined) validator.description = body.description;
     if (body.onchain_data_validators !== undefined) addDeployments(world, validator, body.onchain_data_validators);
@@ -114,15 +107,10 @@ export const dataValidators: ResourceKind<DataValidator> = {
   },
 };
 
-const patchValidatorConfigsBody = object({
-  patches: jsonPatch,
-  on_chains: arrayOf(object({ chain_selector: chainSelector, current_config_version: decimalU64 }, ['chain_selector', 'current_config_version']), { min: 1 }),
-});
-
 export function patchDataValidatorConfigsHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const validator = findItem(dataValidators, request, world);
-    const body = parseBody(patchValidatorConfigsBody, request.body);
+    const body = bodyOf('patchDataValidatorConfigs', request.body);
     if (body.on_chains === undefined) throw badRequest('on_chains: name at least one chain to apply the patch on');
     if (isArchived(validator)) throw badRequest(`data validator ${validator.id} is archived`);
     if ((validator.ongoing_config_changes ?? []).length > 0) throw conflict(`data validator ${validator.id} has a configuration change in flight`);
@@ -145,16 +133,11 @@ export function patchDataValidatorConfigsHandler(world: PolicyWorld): OperationH
   };
 }
 
-const createWalletsBody = object(
-  { wallets: arrayOf(object({ owner_address: evmAddress, chain_selector: chainSelector, address: arrayOf(evmAddress) }, ['owner_address', 'chain_selector']), { min: 1 }) },
-  ['wallets'],
-);
-
 export function walletHandlers(world: PolicyWorld): Record<'listWallets' | 'createWallets', OperationHandler> {
   return {
     listWallets: () => ({ status: 200, body: { wallets: [...world.state.wallets.values()] } }),
     createWallets: (request) => {
-      const body = parseBody(createWalletsBody, request.body);
+      const body = bodyOf('createWallets', request.body);
       const chains = body.wallets.map((wallet) => wallet.chain_selector);
       const twice = chains.find((chain, index) => chains.indexOf(chain) !== index);
       if (twice !== undefined) throw conflict(`wallets: chain ${twice} is listed twice; a chain has at most one wallet`);

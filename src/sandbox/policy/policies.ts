@@ -9,16 +9,16 @@
  */
 import type { OperationHandler } from '../types.js';
 import { policyAddress } from './addresses.js';
-import { anyObject, arrayOf, chainSelector, decimalU64, literal, object, parseBody, str, uuid } from './body-check.js';
 import { checkChains } from './chains-check.js';
 import { configsByChain, groupConfigs, type ConfigGroup } from './config-groups.js';
 import { endPolicyContract, indexPolicyVersion } from './indexer.js';
-import { applyJsonPatch, jsonPatch } from './json-patch.js';
+import { applyJsonPatch } from './json-patch.js';
 import { isOffchainImplementation, isOffchainPolicy, type AnyPolicy, type Policy, type PolicyImplementation } from './model.js';
 import { createOffchainPolicy, undeployOffchainPolicy } from './offchain-policies.js';
 import { checkEngine, kindListed, policyIsArchived } from './policy-common.js';
 import { queryAddress, queryBool, queryEnum, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
+import { bodyOf, type CoordinatorSchema } from './request-body.js';
 import { findItem, isArchived, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
 
@@ -72,20 +72,6 @@ export const policies: ResourceKind<AnyPolicy> = {
   },
 };
 
-const onchainPolicyInput = object({ chain_selector: chainSelector, initial_config: anyObject }, ['chain_selector']);
-
-const onchainPolicyBody = object(
-  {
-    policy_kind: literal('onchain'),
-    name: str({ min: 1 }),
-    description: str(),
-    policy_implementation_id: uuid,
-    policy_engine_id: uuid,
-    onchain_policies: arrayOf(onchainPolicyInput),
-  },
-  ['policy_kind', 'name', 'policy_implementation_id', 'policy_engine_id'],
-);
-
 /** Checks that each chain's initial configuration sets what the implementation requires at deployment. */
 function checkInitialConfigs(implementation: PolicyImplementation, inputs: readonly { chain_selector: string; initial_config?: Record<string, unknown> }[]): void {
   const required = implementation.policy_config_schema.initial_configs;
@@ -117,7 +103,7 @@ function deployPolicy(world: PolicyWorld, policy: Policy): void {
 }
 
 function createOnchainPolicy(world: PolicyWorld, raw: unknown): Policy {
-  const body = parseBody(onchainPolicyBody, raw);
+  const body = raw as CoordinatorSchema<'CreateOnchainPolicyRequest'>;
   const implementation = world.state.implementations.get(body.policy_implementation_id);
   if (implementation === undefined) throw notFound(`no policy implementation ${body.policy_implementation_id}`);
   if (isOffchainImplementation(implementation)) throw badRequest('an offchain implementation makes offchain policies (policy_kind: offchain)');
@@ -148,10 +134,8 @@ function createOnchainPolicy(world: PolicyWorld, raw: unknown): Policy {
   return policy;
 }
 
-const replacePolicyBody = object({ name: str({ min: 1 }), description: str(), onchain_policies: arrayOf(onchainPolicyInput) });
-
 function replaceOnchainPolicyFields(world: PolicyWorld, policy: Policy, raw: unknown): void {
-  const body = parseBody(replacePolicyBody, raw);
+  const body = bodyOf('replacePolicy', raw);
   if (body.onchain_policies !== undefined) {
     const chains = body.onchain_policies.map((input) => input.chain_selector);
     checkChains(world, chains, 'onchain_policies');
@@ -179,13 +163,11 @@ function replaceOnchainPolicyFields(world: PolicyWorld, policy: Policy, raw: unk
   if (body.description !== undefined) policy.description = body.description;
 }
 
-const archivePolicyBody = object({ status: literal('archived'), policy_kind: literal('onchain', 'offchain') }, ['status']);
-
 /** `PATCH /policies/{policy_id}`: archives an onchain policy, or undeploys an offchain one. */
 export function archivePolicyHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const policy = findItem(policies, request, world);
-    const body = parseBody(archivePolicyBody, request.body);
+    const body = bodyOf('archivePolicy', request.body);
     const frozen = policies.frozen!(policy, world);
     if (frozen !== undefined) throw badRequest(frozen);
     if (isOffchainPolicy(policy)) {
@@ -205,18 +187,13 @@ export function archivePolicyHandler(world: PolicyWorld): OperationHandler {
   };
 }
 
-const patchPolicyConfigsBody = object({
-  patches: jsonPatch,
-  apply_onchain_policies: arrayOf(object({ chain_selector: chainSelector, current_policy_config_version: decimalU64 }, ['chain_selector', 'current_policy_config_version'])),
-});
-
 /** `PATCH /policies/{policy_id}/configs`: patches an onchain policy's configuration and writes it to the chains named. */
 export function patchPolicyConfigsHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const found = findItem(policies, request, world);
     if (isOffchainPolicy(found)) throw badRequest(`policy ${found.id} is offchain: replace its configuration with PUT /policies/{policy_id}/config`);
     const policy = found as Policy;
-    const body = parseBody(patchPolicyConfigsBody, request.body);
+    const body = bodyOf('patchPolicyConfigs', request.body);
     if (isArchived(policy)) throw badRequest(`policy ${policy.id} is archived`);
     if ((policy.ongoing_config_changes ?? []).length > 0) throw badRequest(`policy ${policy.id} has a configuration change still being applied`);
     const targets = body.apply_onchain_policies ?? [];
@@ -256,7 +233,6 @@ export function patchPolicyConfigsHandler(world: PolicyWorld): OperationHandler 
 export function resyncOnchainPolicyHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const found = findItem(policies, request, world);
-    parseBody(object({}), request.body);
     const deployment = isOffchainPolicy(found)
       ? undefined
       : (found as Policy).onchain_policies?.find((candidate) => candidate.id === request.pathParams.onchain_policy_id?.toLowerCase());

@@ -8,7 +8,6 @@
  * once (`409`). Each change is re-indexed for reporting.
  */
 import type { OperationHandler } from '../types.js';
-import { archiveRequest, arrayOf, chainSelector, functionSignature, int, literal, nullable, object, parseBody, uuid } from './body-check.js';
 import { checkChains } from './chains-check.js';
 import { selectorOf } from './hex.js';
 import { indexProtectedMethod } from './indexer.js';
@@ -17,6 +16,7 @@ import { coordinatorPage } from './paging.js';
 import { findOffchainPolicy, policyIsArchived } from './policy-common.js';
 import { queryEnum, queryFunctionSignature, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
+import { bodyOf } from './request-body.js';
 import { archiveItem, assertChangeable, findItem, isArchived, touch, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
 import { onSystemEngine, targets } from './targets.js';
@@ -72,18 +72,6 @@ function registerProtection(world: PolicyWorld, protection: TargetProtection): v
   });
 }
 
-const createProtectionBody = object(
-  {
-    function_signature: functionSignature,
-    policy_instance_id: uuid,
-    policy_kind: literal('onchain', 'offchain'),
-    desired_position: int({ min: 0 }),
-    onchain_target_protections: nullable(arrayOf(object({ chain_selector: chainSelector }, ['chain_selector']))),
-    extractor_output_ids: arrayOf(uuid),
-  },
-  ['function_signature', 'policy_instance_id'],
-);
-
 /** The chains a protection goes on: those asked for, else every chain the target and the policy share. */
 function protectionChains(world: PolicyWorld, target: Target, policyChains: readonly string[], asked: readonly { chain_selector: string }[] | null | undefined): string[] {
   const targetChains = (target.onchain_targets ?? []).map((onchain) => onchain.chain_selector);
@@ -100,7 +88,7 @@ function protectionChains(world: PolicyWorld, target: Target, policyChains: read
 export function createTargetProtectionHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const target = findItem(targets, request, world);
-    const body = parseBody(createProtectionBody, request.body);
+    const body = bodyOf('createTargetProtection', request.body);
     assertChangeable(targets, target, world);
     const policy = world.state.policies.get(body.policy_instance_id);
     if (policy === undefined) throw notFound(`no policy ${body.policy_instance_id} in this organisation`);
@@ -167,16 +155,11 @@ export function createTargetProtectionHandler(world: PolicyWorld): OperationHand
   };
 }
 
-const replaceProtectionBody = object(
-  { onchain_target_protections: arrayOf(object({ chain_selector: chainSelector }, ['chain_selector'])) },
-  ['onchain_target_protections'],
-);
-
 /** `PUT …/protections/{protection_id}`: the chains a protection is registered on; new ones register, dropped ones are removed. */
 export function replaceTargetProtectionHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const protection = findItem(targetProtections, request, world);
-    const body = parseBody(replaceProtectionBody, request.body);
+    const body = bodyOf('replaceTargetProtection', request.body);
     assertChangeable(targetProtections, protection, world);
     const target = world.state.targets.get(protection.target_id)!;
     const policy = world.state.policies.get(protection.policy_instance_id);
@@ -204,7 +187,6 @@ export function replaceTargetProtectionHandler(world: PolicyWorld): OperationHan
 export function archiveTargetProtectionHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const protection = findItem(targetProtections, request, world);
-    parseBody(archiveRequest, request.body);
     archiveItem(targetProtections, protection, world);
     return { status: 202, body: protection };
   };

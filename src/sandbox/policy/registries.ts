@@ -8,24 +8,17 @@
  * Unknown registries answer `403`, as the spec says the service does.
  */
 import { credentialRegistryAddress, identityRegistryAddress } from './addresses.js';
-import { arrayOf, chainSelector, evmAddress, object, parseBody, str } from './body-check.js';
 import { checkChains } from './chains-check.js';
 import { indexRegistryContract } from './indexer.js';
 import type { CredentialRegistry, IdentityRegistry, Registry } from './model.js';
 import { queryBool, queryEnum, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
+import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { isArchived, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
 
-const contractInput = object(
-  { name: str({ min: 1 }), description: str(), chain_selector: chainSelector, address: evmAddress },
-  ['name', 'chain_selector', 'description'],
-);
-const registryBody = object(
-  { name: str({ min: 1 }), description: str(), identity_registries: arrayOf(contractInput), credential_registries: arrayOf(contractInput) },
-  ['name', 'description'],
-);
-type ContractInput = ReturnType<typeof contractInput>;
+type RegistryBody = CoordinatorBody<'createRegistry'> | CoordinatorBody<'replaceRegistry'>;
+type ContractInput = NonNullable<RegistryBody['identity_registries']>[number];
 
 function registryContract(world: PolicyWorld, registry: Registry, type: 'identity' | 'credential', input: ContractInput): IdentityRegistry & CredentialRegistry {
   const now = world.nowSeconds();
@@ -54,7 +47,7 @@ function registryContract(world: PolicyWorld, registry: Registry, type: 'identit
 }
 
 /** Adds the contracts a body names on chains the registry has none of yet; a chain left out is refused. */
-function applyRegistryContracts(world: PolicyWorld, registry: Registry, body: ReturnType<typeof registryBody>): void {
+function applyRegistryContracts(world: PolicyWorld, registry: Registry, body: RegistryBody): void {
   for (const type of ['identity', 'credential'] as const) {
     const field = type === 'identity' ? 'identity_registries' : 'credential_registries';
     const inputs = body[field] ?? [];
@@ -91,7 +84,7 @@ export const registries: ResourceKind<Registry> = {
     return shown;
   },
   create(raw, world) {
-    const body = parseBody(registryBody, raw);
+    const body = bodyOf('createRegistry', raw);
     const taken = [...world.state.registries.values()].some((registry) => registry.name === body.name && !isArchived(registry));
     if (taken) throw conflict(`a registry named ${JSON.stringify(body.name)} already exists`);
     const contracts = [...(body.identity_registries ?? []), ...(body.credential_registries ?? [])];
@@ -113,7 +106,7 @@ export const registries: ResourceKind<Registry> = {
     return registry;
   },
   replace(registry, raw, world) {
-    const body = parseBody(registryBody, raw);
+    const body = bodyOf('replaceRegistry', raw);
     const taken = [...world.state.registries.values()].some((other) => other.id !== registry.id && other.name === body.name && !isArchived(other));
     if (taken) throw conflict(`a registry named ${JSON.stringify(body.name)} already exists`);
     applyRegistryContracts(world, registry, body);

@@ -7,7 +7,6 @@
  * "already archived" refusal, timestamps) is written once here.
  */
 import type { OperationHandler, SandboxRequest } from '../types.js';
-import { archiveRequest, parseBody } from './body-check.js';
 import { coordinatorPage } from './paging.js';
 import { queryBool } from './query.js';
 import { badRequest, notFound } from './refusals.js';
@@ -142,7 +141,6 @@ export function archiveItem<T extends Stored>(kind: ResourceKind<T>, item: T, wo
 export function archiveHandler<T extends Stored>(kind: ResourceKind<T>, world: PolicyWorld): OperationHandler {
   return (request) => {
     const item = findItem(kind, request, world);
-    parseBody(archiveRequest, request.body);
     archiveItem(kind, item, world);
     return { status: 202, body: kind.view?.(item, request.query, world) ?? item };
   };

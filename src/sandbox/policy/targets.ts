@@ -8,28 +8,14 @@
  * changes.
  */
 import type { OperationHandler } from '../types.js';
-import { anyObject, arrayOf, bool, chainSelector, evmAddress, functionSignature, object, parseBody, str, uuid } from './body-check.js';
 import { checkChains } from './chains-check.js';
 import { indexTargetAttachment, indexTargetDetachment } from './indexer.js';
 import type { Target } from './model.js';
 import { queryBool, queryChainSelector, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
+import { bodyOf } from './request-body.js';
 import { assertChangeable, findItem, isArchived, touch, type ResourceKind } from './resources.js';
 import type { PolicyWorld } from './state.js';
-
-const onchainTargetInput = object({ chain_selector: chainSelector, address: evmAddress }, ['chain_selector', 'address']);
-
-const targetFields = {
-  title: str({ min: 1 }),
-  description: str(),
-  protected_methods: arrayOf(functionSignature),
-  contract_type_ids: arrayOf(uuid),
-  onchain_targets: arrayOf(onchainTargetInput),
-  desired_default_allow: bool,
-  metadata: anyObject,
-};
-const createTargetBody = object({ ...targetFields, policy_engine_id: uuid }, ['title', 'policy_engine_id']);
-const replaceTargetBody = object({ ...targetFields, owner: evmAddress }, ['title']);
 
 export const onSystemEngine = (world: PolicyWorld, target: Target) => world.state.engines.get(target.policy_engine_id)?.type === 'system';
 
@@ -88,7 +74,7 @@ export const targets: ResourceKind<Target> = {
   view: (target, query, world) =>
     query.get('include_granted') === 'true' ? { ...target, owner_org_id: world.state.organization.id, access_type: 'owned' } : target,
   create(raw, world) {
-    const body = parseBody(createTargetBody, raw);
+    const body = bodyOf('createTarget', raw);
     const engine = world.state.engines.get(body.policy_engine_id);
     if (engine === undefined) throw notFound(`no policy engine ${body.policy_engine_id} in this organisation`);
     if (engine.type === 'system') throw badRequest('the system policy engine cannot be used for targets');
@@ -116,7 +102,7 @@ export const targets: ResourceKind<Target> = {
     return target;
   },
   replace(target, raw, world) {
-    const body = parseBody(replaceTargetBody, raw);
+    const body = bodyOf('replaceTarget', raw);
     const before = target.onchain_targets;
     if (body.onchain_targets !== undefined) checkOnchainTargets(world, target.policy_engine_id, body.onchain_targets, target.id);
     if (body.contract_type_ids !== undefined) target.contract_types = contractTypesOf(world, body.contract_type_ids);
@@ -152,8 +138,6 @@ function liveProtectionsOf(world: PolicyWorld, targetId: string): string[] {
   return [...onchain.map((protection) => protection.id), ...offchain.map((record) => record.protection.id)];
 }
 
-const mergeBody = object({ source_target_ids: arrayOf(uuid, { min: 1 }) }, ['source_target_ids']);
-
 /**
  * `POST /targets/{target_id}/merge`: moves the sources' onchain targets to
  * the destination and archives the sources. Their protections move along,
@@ -162,7 +146,7 @@ const mergeBody = object({ source_target_ids: arrayOf(uuid, { min: 1 }) }, ['sou
 export function mergeTargetsHandler(world: PolicyWorld): OperationHandler {
   return (request) => {
     const destination = findItem(targets, request, world);
-    const body = parseBody(mergeBody, request.body);
+    const body = bodyOf('mergeTargets', request.body);
     const ids = body.source_target_ids.map((id) => id.toLowerCase());
     if (ids.includes(destination.id)) throw badRequest('source_target_ids must not list the destination target');
     const sources = ids.map((id) => {
