@@ -374,6 +374,51 @@ describe('the offline sandbox from the installed package', () => {
   }, 60_000);
 });
 
+describe('the service-sdk command from the tarball', () => {
+  it('serves the sandbox and runs operations against it, with production dependencies only', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'service-sdk');
+    const runBin = (args: string[], env: NodeJS.ProcessEnv = isolatedEnv()) => run(bin, args, project, env);
+    expect((await runBin(['--help'])).stdout).toContain('usage: service-sdk <api> <operation>');
+    // The empty project has what npm installs for the package and nothing else: no dev dependency of ours.
+    const installed = JSON.parse((await run('npm', ['ls', '--all', '--json', '--omit=dev'], project)).stdout);
+    expect(Object.keys(installed.dependencies[PKG].dependencies ?? {}).sort()).toEqual(Object.keys(JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).dependencies).sort());
+    const sandbox = spawn(bin, ['sandbox', '--json'], { cwd: project, env: isolatedEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const summary = await new Promise<any>((resolveLine, reject) => {
+        let output = '';
+        const timer = setTimeout(() => reject(new Error(`nothing printed: ${output}`)), 30_000);
+        sandbox.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const newline = output.indexOf('\n');
+          if (newline >= 0) {
+            clearTimeout(timer);
+            resolveLine(JSON.parse(output.slice(0, newline)));
+          }
+        });
+        sandbox.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+      });
+      const env = {
+        ...isolatedEnv(),
+        SERVICE_SDK_CHANNELS_BASE_URL: summary.baseUrls.channels,
+        SERVICE_SDK_CHANNELS_API_KEY: summary.credentials.channels.apiKey,
+        SERVICE_SDK_STREAMS_BASE_URL: summary.baseUrls.streams,
+        SERVICE_SDK_STREAMS_API_KEY: summary.credentials.streams.apiKey,
+        SERVICE_SDK_STREAMS_API_SECRET: summary.credentials.streams.apiSecret,
+      };
+      // --filter loads the query library, a production dependency.
+      expect(Number((await runBin(['channels', 'list-networks', '--filter', 'length(data)'], env)).stdout)).toBeGreaterThan(0);
+      const latest = JSON.parse((await runBin(['streams', 'latest', ETH_USD, '--decode'], env)).stdout);
+      expect(latest).toMatchObject({ feedID: ETH_USD, version: 'V3', price: expect.stringMatching(/^\d+(\.\d+)?$/) });
+    } finally {
+      try {
+        process.kill(-sandbox.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }, 60_000);
+});
+
 describe('bundling from the installed package', () => {
   async function bundle(contents: string) {
     const result = await build({
