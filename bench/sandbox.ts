@@ -3,10 +3,14 @@
  * sandbox (`fetch: sandbox.fetch`) and through its HTTP listener, and a run
  * of 1,000 signed operations driven to `confirmed` with the heap it holds.
  * The state is the only thing that grows (events are capped per channel), so
- * a second run after `reset()` must hold no more than the first.
+ * a second run after `reset()` must hold no more than the first. The request
+ * check generated from the spec (`src/sandbox/request-check.ts`) is also timed
+ * alone, on a read (path only) and on a signed operation (path and body): its
+ * share of a request's cost.
  */
 import { createChannelsClient, createOperation, unwrap, type ChannelsClient } from '../src/channels/index.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { checkRequest, GENERATED_REQUEST_CHECKS, type CheckedRequest } from '../src/sandbox/request-check.js';
 import { measure } from './measure.js';
 import { timingRow } from './rows.js';
 import type { Row } from './table.js';
@@ -110,6 +114,28 @@ export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<R
     await listener.close();
     sandbox.close();
   }
+
+  // The generated request check alone, on what the round trip above sends and on a signed operation.
+  const channelsChecks = GENERATED_REQUEST_CHECKS.channels;
+  const read: CheckedRequest = { pathParams: { wallet_id: crypto.randomUUID() }, query: new URLSearchParams(), headers: new Headers(), body: undefined };
+  const signed: CheckedRequest = {
+    pathParams: { channel_id: crypto.randomUUID() },
+    query: new URLSearchParams(),
+    headers: new Headers({ 'content-type': 'application/json' }),
+    body: { chain_selector: '16015286601757825753', address: OWNER, wallet_operation_id: '7', deadline: 0, signature: SIGNATURE, transactions: [{ to: TOKEN, value: '0', data: TRANSFER_DATA }] },
+  };
+  for (const [operationId, request] of [['getWallet', read], ['createOperation', signed]] as const) {
+    if (checkRequest(channelsChecks[operationId]!, request) !== undefined) throw new Error(`the bench's ${operationId} request does not pass its check`);
+  }
+  const checkStats = await measure(
+    [
+      { name: 'read', run: () => checkRequest(channelsChecks.getWallet!, read) },
+      { name: 'signed', run: () => checkRequest(channelsChecks.createOperation!, signed) },
+    ],
+    { warmup: 2_000, samples: Math.round(1_000 * scale), rounds: 10 },
+  );
+  rows.push(timingRow(BENCH, 'request check alone: GET /wallets/{id} (path parameter)', checkStats, { key: 'read', note: 'Ajv standalone code generated from the spec' }));
+  rows.push(timingRow(BENCH, 'request check alone: POST /channels/{id}/operations (path + signed body)', checkStats, { key: 'signed' }));
 
   // 1,000 operations to confirmed, sandbox time moved by hand (pace 0), twice, with a reset between.
   // A short warm-up run first, so that compiled code and caches are in the baseline, not in the figures.
