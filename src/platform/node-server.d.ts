@@ -2,15 +2,20 @@
 // `ws` package's server), where the runtime has it: chosen by the package's
 // `#node-server` import conditions (package.json), so that browser and worker
 // builds of the sandbox hold none of it.
-import type { STATUS_CODES, createServer } from 'node:http';
-import type { Readable } from 'node:stream';
-import type { WebSocketServer } from 'ws';
 
+/**
+ * The modules, typed loosely so that the published declarations need no
+ * @types/node: the listener (listen.ts, live-socket.ts) types what it uses.
+ */
 export interface NodeServerModules {
-  createServer: typeof createServer;
-  STATUS_CODES: typeof STATUS_CODES;
-  Readable: typeof Readable;
-  WebSocketServer: typeof WebSocketServer;
+  /** node:http's createServer. */
+  createServer: unknown;
+  /** node:http's status texts. */
+  STATUS_CODES: Record<number, string | undefined>;
+  /** node:stream's Readable. */
+  Readable: unknown;
+  /** The `ws` package's WebSocketServer. */
+  WebSocketServer: unknown;
 }
 
 /** Node's modules, or `undefined` where the runtime has none (browsers, workers). */

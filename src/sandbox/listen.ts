@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Duplex, Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { SandboxUsageError } from './errors.js';
 import { InjectedDrop } from './faults.js';
 import { requireNodeServer } from './node-server.js';
@@ -56,7 +56,9 @@ export async function startListener(target: ListenTarget, options: ListenOptions
   if (typeof host !== 'string' || host === '') throw new SandboxUsageError('listen(): host must be a non-empty string');
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new SandboxUsageError(`listen(): port must be an integer from 0 to 65535, got ${String(port)}`);
 
-  const { createServer, Readable } = await requireNodeServer();
+  const node = await requireNodeServer();
+  const createServer = node.createServer as typeof import('node:http').createServer;
+  const Readable = node.Readable as typeof import('node:stream').Readable;
   const upgraded = new Set<Duplex>();
   const server = createServer((request, response) => {
     serve(target, origin, request, response, Readable).catch(() => response.destroy());

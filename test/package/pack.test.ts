@@ -268,7 +268,7 @@ describe('the packed tarball', () => {
   it('holds only built JavaScript, declarations and the package documents', async () => {
     const paths = packed.files.map((f) => f.path);
     for (const path of paths) {
-      expect(path).toMatch(/^(dist\/(src|generated)\/.+\.(js|d\.ts)|generated\/wasm\/[a-z-]+(\.workerd)?\.(js|d\.ts|wasm)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/);
+      expect(path).toMatch(/^(dist\/(src|generated)\/.+\.(js|d\.ts)|generated\/wasm\/[a-z-]+(\.workerd)?\.(js|d\.ts|wasm)|src\/platform\/[a-z-]+(\.[a-z-]+)?\.(js|d\.ts)|package\.json|README\.md|CHANGELOG\.md|LICENSE)$/);
     }
     const pkg = JSON.parse(await readFile(join(project, 'node_modules', PKG, 'package.json'), 'utf8'));
     for (const entry of ENTRIES) {

@@ -16,7 +16,9 @@ export interface LiveSocketServer {
   close(): void;
 }
 
-export function createLiveSocketServer(feed: LiveFeed, { WebSocketServer, STATUS_CODES }: NodeServerModules): LiveSocketServer {
+export function createLiveSocketServer(feed: LiveFeed, node: NodeServerModules): LiveSocketServer {
+  const WebSocketServer = node.WebSocketServer as typeof import('ws').WebSocketServer;
+  const { STATUS_CODES } = node;
   const wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false });
 
   /** Writes a plain HTTP answer on the socket of a refused upgrade. */
