@@ -284,7 +284,8 @@ describe('the packed tarball', () => {
     const { stdout } = await run('npm', ['ls', '--all', '--json'], project);
     const tree = JSON.parse(stdout);
     expect(Object.keys(tree.dependencies)).toEqual([PKG]);
-    expect(Object.keys(tree.dependencies[PKG].dependencies ?? {}).sort()).toEqual(['@noble/hashes', 'openapi-fetch', 'ws']);
+    // ajv and ajv-formats: the run-time helpers of the sandbox's request checks (generated/request-checks/).
+    expect(Object.keys(tree.dependencies[PKG].dependencies ?? {}).sort()).toEqual(['@noble/hashes', 'ajv', 'ajv-formats', 'openapi-fetch', 'ws']);
   });
 });
 
