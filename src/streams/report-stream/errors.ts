@@ -25,9 +25,11 @@ export class ReportStreamAuthError extends SdkError {
 
 /**
  * This runtime has no WebSocket that can send the signed headers the service
- * requires: browsers (their WebSocket takes no headers), or a Node install
- * where the `ws` package cannot be loaded. Pass `webSocket` with a
- * constructor that accepts `{ headers }` (Bun's and Deno's do).
+ * requires: browsers and web workers (their WebSocket takes no headers),
+ * Vercel's Edge Runtime, a Worker bundled without the `workerd` condition,
+ * or a Node install where the `ws` package cannot be loaded; the message says
+ * which. Pass `webSocket` with a constructor that accepts `{ headers }`
+ * (Bun's and Deno's do).
  */
 export class ReportStreamUnsupportedError extends SdkError {
   override name = 'ReportStreamUnsupportedError';
