@@ -17,7 +17,11 @@
 //     URIs after the build (see BADGE_URLS). The build fails if they are not
 //     found, so a Redocly upgrade that changes the badge is noticed here.
 // Each page shows an SDK sample per operation (`x-codeSamples`, added here
-// only), and is built from its bundle without the maintainer notes
+// only), first in the operation's request panel: Redoc 3 shows a sample only
+// if its label is listed under `openapi.codeSamples.languages` in
+// redocly.yaml, and opens on the first listed (`SDK`, then the JSON
+// `Payload`). The index page says how to install the SDK and shows its first
+// call. Each page is built from its bundle without the maintainer notes
 // (`x-decision`, see scripts/lib/maintainer-notes.mjs): Redoc embeds the whole
 // document in the page, and those notes are not for readers.
 // test/browser/docs.test.ts opens every page in Chromium and fails on any
@@ -29,7 +33,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { withCodeSamples } from './lib/code-samples.mjs';
+import { FIRST_CALL_SAMPLE, withCodeSamples } from './lib/code-samples.mjs';
 import { withoutMaintainerNotes } from './lib/maintainer-notes.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,6 +44,8 @@ const bundleDir = resolve(option('--bundles') ?? join(root, 'generated', 'openap
 const only = option('--api');
 
 const redocly = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+/** Files besides the bundles that shape the pages; build-info.json records their hashes. */
+const BUILD_INPUTS = ['redocly.yaml', 'scripts/build-docs.mjs', 'scripts/lib/code-samples.mjs', 'scripts/lib/maintainer-notes.mjs'];
 const redoclyVersion = JSON.parse(readFileSync(join(root, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')).version;
 const allApis = Object.keys(parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')).apis ?? {});
 if (only !== undefined && !allApis.includes(only)) {
@@ -97,7 +103,8 @@ writeFileSync(
   JSON.stringify(
     {
       redoclyCli: redoclyVersion,
-      script: sha256(readFileSync(fileURLToPath(import.meta.url))),
+      // Everything else the pages depend on: the Redoc options in redocly.yaml, this script and its helpers.
+      inputs: Object.fromEntries(BUILD_INPUTS.map((file) => [file, sha256(readFileSync(join(root, file)))])),
       apis: Object.fromEntries(entries.map((entry) => [entry.api, { bundle: relative(root, bundlePath(entry.api)), sha256: entry.sha256 }])),
     },
     null,
@@ -193,12 +200,27 @@ function indexPage(items) {
     a:hover { text-decoration: underline; }
     .version { margin-left: .5rem; font-size: .8125rem; color: #59636e; border: 1px solid #d1d9e0; border-radius: 1em; padding: 0 .5em; }
     p { margin: .375rem 0 0; color: #3d444d; }
+    h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; }
+    pre { background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; padding: .75rem 1rem; overflow-x: auto; font: 13px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+    section > p { margin: 0 0 .75rem; }
   </style>
 </head>
 <body>
   <main>
     <h1>API reference</h1>
-    <p class="lead">Reference documentation for each HTTP API of this SDK, built from its OpenAPI description.</p>
+    <p class="lead">Every operation of each HTTP API, with the call that makes it through the TypeScript SDK.</p>
+    <section>
+      <h2>Install</h2>
+      <pre><code>npm install @ourteam/service-sdk</code></pre>
+      <p>ES modules, typed from these specifications; runs on Node.js 20.19 or newer, current browsers, Deno, Bun and edge workers.</p>
+    </section>
+    <section>
+      <h2>First call</h2>
+      <p>Create a client with your API key and your organisation's base address, then call an operation by its method and path:</p>
+      <pre><code>${escapeHtml(FIRST_CALL_SAMPLE)}</code></pre>
+      <p>Each page below shows the same kind of call beside every operation.</p>
+    </section>
+    <h2>APIs</h2>
     <ul>
 ${rows}
     </ul>

@@ -1,3 +1,5 @@
+/** The first call a new user makes, shown on the docs index. */
+export declare const FIRST_CALL_SAMPLE: string;
 /** The TypeScript sample of one operation of a bundle. */
 export declare function codeSample(api: string, doc: unknown, method: string, path: string, operation: unknown, pathItem?: unknown): string;
 /** Every operation of a bundle with its sample: `[operationId, source]`. */

@@ -42,6 +42,18 @@ const CLIENTS = {
   },
 };
 
+/**
+ * The first call a new user makes, shown on the docs index under the install
+ * line: a client at the organisation's own address and one read.
+ */
+export const FIRST_CALL_SAMPLE = [
+  "import { createChannelsClient, unwrap } from '@ourteam/service-sdk/channels';",
+  '',
+  "const channels = createChannelsClient({ apiKey: process.env.CHANNELS_API_KEY!, baseUrl: 'https://<org>.example/v1' });",
+  "const networks = await unwrap(channels.GET('/networks'));",
+  'for (const network of networks.data) console.log(network.name, network.chain_selector);',
+].join('\n');
+
 /** Follows local `$ref`s until the object they name. */
 function deref(doc, node) {
   let current = node;

@@ -17,12 +17,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_HTTP_METHODS, loadBundle, operationsOf } from '../contract/support/spec.js';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { parse } from 'yaml';
-import { AUTHORING_NOTE, NOTE_KEY } from '../../scripts/lib/maintainer-notes.mjs';
+import { AUTHORING_NOTE, MAINTAINER_WORDING, NOTE_KEY } from '../../scripts/lib/maintainer-notes.mjs';
+import { codeSamplesOf, FIRST_CALL_SAMPLE } from '../../scripts/lib/code-samples.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const docsDir = join(root, 'docs');
@@ -31,14 +32,19 @@ const buildScript = join(root, 'scripts', 'build-docs.mjs');
 const PAGE_TIMEOUT = 180_000;
 /** How long one tag's operations may take to appear after it is opened. */
 const SUMMARY_WAIT = 10_000;
+/** How long an operation's request panel may take to show after its sidebar entry is clicked. */
+const PANEL_WAIT = 4_000;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 interface Operation {
+  operationId: string;
   method: string;
   path: string;
   summary: string;
   tag: string | undefined;
+  /** Whether the operation takes a JSON body (its request panel then offers the JSON payload too). */
+  hasBody: boolean;
 }
 
 interface ApiDoc {
@@ -53,7 +59,7 @@ interface ApiDoc {
 }
 
 type OpenApiTag = { name?: unknown; 'x-displayName'?: unknown };
-type OpenApiOperation = { summary?: unknown; tags?: unknown };
+type OpenApiOperation = { operationId?: unknown; summary?: unknown; tags?: unknown; requestBody?: unknown };
 
 const apiNames = Object.keys(
   (parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')) as { apis?: Record<string, unknown> }).apis ?? {},
@@ -84,7 +90,14 @@ function loadApi(api: string): ApiDoc {
         throw new Error(`${api}: ${method.toUpperCase()} ${path} has no summary`);
       }
       const tags = Array.isArray(operation.tags) ? operation.tags.filter((t): t is string => typeof t === 'string') : [];
-      operations.push({ method, path, summary: operation.summary, tag: tags[0] });
+      operations.push({
+        operationId: String(operation.operationId),
+        method,
+        path,
+        summary: operation.summary,
+        tag: tags[0],
+        hasBody: operation.requestBody !== undefined,
+      });
       if (tags[0] !== undefined && !tagLabels.has(tags[0])) tagLabels.set(tags[0], tags[0]);
     }
   }
@@ -102,14 +115,14 @@ function loadApi(api: string): ApiDoc {
 
 const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-/** docs/ is reused when build-info.json says it was built from the current bundles and script. */
+/** docs/ is reused when build-info.json says it was built from the current bundles, options and scripts. */
 function docsAreFresh(apis: ApiDoc[]): boolean {
   const infoFile = join(docsDir, 'build-info.json');
   if (!existsSync(infoFile) || !existsSync(join(docsDir, 'index.html'))) return false;
   try {
     const info = JSON.parse(readFileSync(infoFile, 'utf8')) as {
       redoclyCli?: string;
-      script?: string;
+      inputs?: Record<string, string>;
       apis?: Record<string, { sha256?: string }>;
     };
     const cliVersion = (
@@ -117,7 +130,9 @@ function docsAreFresh(apis: ApiDoc[]): boolean {
     ).version;
     return (
       info.redoclyCli === cliVersion &&
-      info.script === sha256(buildScript) &&
+      info.inputs?.['redocly.yaml'] !== undefined &&
+      info.inputs['scripts/build-docs.mjs'] !== undefined &&
+      Object.entries(info.inputs).every(([file, hash]) => existsSync(join(root, file)) && sha256(join(root, file)) === hash) &&
       Object.keys(info.apis ?? {}).length === apis.length &&
       apis.every(
         ({ api, bundle }) => info.apis?.[api]?.sha256 === sha256(bundle) && existsSync(join(docsDir, `${api}.html`)),
@@ -211,37 +226,88 @@ function expectQuiet({ external, consoleErrors }: Watched, what: string): void {
 }
 
 /**
- * Which of `wanted` the content panel (<main>) shows, scrolling the page from
- * the top to the bottom: Redoc mounts sections only near the viewport (and
- * drops those far from it), so the text is read at every step. Stops early
- * once everything is found.
+ * Reads the content panel (<main>) from the top of the page to the bottom:
+ * Redoc mounts sections only near the viewport (and drops those far from
+ * it), so the text is read at every step. Returns which of `wanted` it
+ * showed, and every passage of visible text that `forbidden` matches (with a
+ * little context). Without `forbidden` it stops once everything is found;
+ * with it, it always reads to the bottom.
  */
-async function findWhileScrolling(page: Page, wanted: string[]): Promise<Set<string>> {
-  const found = await page.evaluate(async (targets: string[]) => {
-    const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-    const scroller = document.scrollingElement ?? document.documentElement;
-    const main = document.querySelector('main');
-    const seen = new Set<string>();
-    const look = () => {
-      const text = (main?.innerText ?? '').replace(/\s+/g, ' ');
-      for (const target of targets) if (text.includes(target)) seen.add(target);
-    };
-    window.scrollTo(0, 0);
-    await sleep(60);
-    look();
-    let stable = 0;
-    let lastHeight = -1;
-    for (let step = 0; step < 5000 && stable < 4 && seen.size < targets.length; step += 1) {
-      window.scrollBy(0, Math.round(window.innerHeight * 0.8));
-      await sleep(40);
+async function readWhileScrolling(
+  page: Page,
+  wanted: string[],
+  forbidden?: RegExp,
+): Promise<{ found: Set<string>; forbiddenPassages: string[] }> {
+  const result = await page.evaluate(
+    async ({ targets, pattern }: { targets: string[]; pattern: { source: string; flags: string } | null }) => {
+      const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+      const scroller = document.scrollingElement ?? document.documentElement;
+      const main = document.querySelector('main');
+      const seen = new Set<string>();
+      const passages = new Set<string>();
+      const forbiddenText = pattern ? new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`) : null;
+      const look = () => {
+        // innerText: only what is rendered (collapsed or hidden parts are not).
+        const text = (main?.innerText ?? '').replace(/\s+/g, ' ');
+        for (const target of targets) if (text.includes(target)) seen.add(target);
+        if (forbiddenText) {
+          for (const match of text.matchAll(forbiddenText)) {
+            const at = match.index ?? 0;
+            passages.add(`…${text.slice(Math.max(0, at - 60), at + match[0].length + 60)}…`);
+          }
+        }
+      };
+      window.scrollTo(0, 0);
+      await sleep(60);
       look();
-      const atEnd = window.scrollY + window.innerHeight >= scroller.scrollHeight - 2;
-      stable = atEnd && scroller.scrollHeight === lastHeight ? stable + 1 : 0;
-      lastHeight = scroller.scrollHeight;
-    }
-    return [...seen];
-  }, wanted);
-  return new Set(found);
+      let stable = 0;
+      let lastHeight = -1;
+      const done = () => !forbiddenText && seen.size === targets.length;
+      for (let step = 0; step < 5000 && stable < 4 && !done(); step += 1) {
+        window.scrollBy(0, Math.round(window.innerHeight * 0.8));
+        await sleep(40);
+        look();
+        const atEnd = window.scrollY + window.innerHeight >= scroller.scrollHeight - 2;
+        stable = atEnd && scroller.scrollHeight === lastHeight ? stable + 1 : 0;
+        lastHeight = scroller.scrollHeight;
+      }
+      return { found: [...seen], passages: [...passages] };
+    },
+    { targets: wanted, pattern: forbidden ? { source: forbidden.source, flags: forbidden.flags } : null },
+  );
+  return { found: new Set(result.found), forbiddenPassages: result.passages };
+}
+
+/**
+ * An operation's section of a Redoc page (its heading, description and, in
+ * the right-hand column, its request and response panels), found by its
+ * heading.
+ */
+function operationSection(page: Page, summary: string): Locator {
+  // By the heading's text: its accessible name also holds the anchor link's label.
+  const exactly = new RegExp(`^\\s*${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  return page.locator('main [data-item-kind="httpItem"]').filter({ has: page.locator('h1, h2, h3', { hasText: exactly }) });
+}
+
+/**
+ * The visible text of an operation's right-hand column as a reader sees it
+ * on arrival (nothing clicked; innerText leaves out whatever is not
+ * rendered), or undefined while the section is not mounted.
+ */
+async function rightPanelText(page: Page, summary: string): Promise<string | undefined> {
+  const section = operationSection(page, summary);
+  if ((await section.count()) === 0) return undefined;
+  return normalize((await section.first().locator('[data-testid="right-panel"]').allInnerTexts()).join(' '));
+}
+
+/** The call a sample makes, from its first line that awaits something: what the request panel must show. */
+function callOf(sample: string): string {
+  const line = sample.split('\n').find((candidate) => /\bawait\b/.test(candidate));
+  if (line === undefined) throw new Error(`a code sample without an awaited call:\n${sample}`);
+  // `const answer = await unwrap(channels.GET('/wallets/{wallet_id}', {` -> `channels.GET('/wallets/{wallet_id}'`
+  const call = line.match(/[\w.]+\.(?:GET|PUT|POST|DELETE|PATCH|HEAD)\('[^']*'|streamReports\(\w+/);
+  if (call === null) throw new Error(`no SDK call found in: ${line}`);
+  return call[0];
 }
 
 const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -291,6 +357,12 @@ describeWithBrowser('reference docs in Chromium', () => {
         const response = await page.request.get(`${origin}/${api}.html`);
         expect(response.status(), `${api}.html is served`).toBe(200);
       }
+      // A reader arriving here learns how to install the SDK and sees its first call.
+      const shown = normalize(await page.locator('main').innerText());
+      expect(shown, 'index shows the install command').toContain('npm install @ourteam/service-sdk');
+      expect(shown, 'index shows the first call with the SDK').toContain(normalize(FIRST_CALL_SAMPLE));
+      expect(shown, 'index shows the first call with the SDK').toMatch(/await unwrap\(\w+\.GET\('\//);
+      expect(shown.match(MAINTAINER_WORDING)?.[0], 'index shows maintainers\' wording').toBeUndefined();
       await page.screenshot({ path: join(shotsDir, 'index.png') });
       expectQuiet(watched, 'index.html');
     } finally {
@@ -329,6 +401,10 @@ describeWithBrowser('reference docs in Chromium', () => {
           .catch(() => undefined);
         await page.screenshot({ path: join(shotsDir, `${api}.png`) });
 
+        // What a reader sees first (the API's introduction), then each tag
+        // below: none of it may speak of how the spec was written.
+        const maintainerWording = new Set((await readWhileScrolling(page, [], MAINTAINER_WORDING)).forbiddenPassages);
+
         // Redoc 3 expands one tag at a time (the current route) and mounts its
         // operations lazily: open each tag from the sidebar, scroll through
         // it, and look for the summaries of its operations in the content.
@@ -347,7 +423,12 @@ describeWithBrowser('reference docs in Chromium', () => {
           const pending = new Set(operations);
           const deadline = Date.now() + SUMMARY_WAIT;
           do {
-            const found = await findWhileScrolling(page, [...pending].map((operation) => normalize(operation.summary)));
+            const { found, forbiddenPassages } = await readWhileScrolling(
+              page,
+              [...pending].map((operation) => normalize(operation.summary)),
+              MAINTAINER_WORDING,
+            );
+            for (const passage of forbiddenPassages) maintainerWording.add(passage);
             for (const operation of pending) if (found.has(normalize(operation.summary))) pending.delete(operation);
           } while (pending.size > 0 && Date.now() < deadline);
           for (const operation of pending) {
@@ -355,6 +436,7 @@ describeWithBrowser('reference docs in Chromium', () => {
           }
         }
         expect(missing, `${api}.html does not render these operation summaries:\n${missing.join('\n')}`).toEqual([]);
+        expect([...maintainerWording], `${api}.html shows maintainers' wording to readers`).toEqual([]);
         expectQuiet(watched, `${api}.html`);
       } finally {
         await watched.context.close();
@@ -365,7 +447,82 @@ describeWithBrowser('reference docs in Chromium', () => {
     },
     PAGE_TIMEOUT,
   );
+  it.each(apiNames)(
+    '%s page: each operation shows its SDK call first, without a click',
+    async (api) => {
+      const started = performance.now();
+      const doc = apis.find((candidate) => candidate.api === api)!;
+      const samples = new Map(codeSamplesOf(api, parse(readFileSync(doc.bundle, 'utf8'))));
+      const watched = await openWatchedPage(browser!);
+      try {
+        const { page } = watched;
+        await page.goto(`${origin}/${api}.html`, { waitUntil: 'load' });
+        await page.locator('main h1').first().waitFor({ state: 'visible' });
+        const menu = page.locator('.menu-content');
+        const problems: string[] = [];
+        let lastWithBody: { operation: Operation; route: string } | undefined;
+        const byTag = new Map<string | undefined, Operation[]>();
+        for (const operation of doc.operations) {
+          byTag.set(operation.tag, [...(byTag.get(operation.tag) ?? []), operation]);
+        }
+        for (const [tag, operations] of byTag) {
+          if (tag !== undefined) {
+            await menu.getByRole('link', { name: doc.tagLabels.get(tag) ?? tag, exact: true }).first().click();
+          }
+          for (const operation of operations) {
+            const what = `${operation.method.toUpperCase()} ${operation.path} (${operation.operationId})`;
+            const sample = samples.get(operation.operationId);
+            if (sample === undefined) {
+              problems.push(`${what}: no SDK sample made for it`);
+              continue;
+            }
+            const call = callOf(sample);
+            // The sidebar entry scrolls the operation into view, as a reader's click would.
+            const link = menu.locator('a').filter({ has: page.getByText(operation.summary, { exact: true }) }).first();
+            await link.click();
+            let panel: string | undefined;
+            const deadline = Date.now() + PANEL_WAIT;
+            for (;;) {
+              panel = await rightPanelText(page, normalize(operation.summary));
+              if (panel?.includes(call) || Date.now() > deadline) break;
+              await page.waitForTimeout(100);
+            }
+            if (panel === undefined) {
+              problems.push(`${what}: no section of the page has the heading "${operation.summary}"`);
+            } else if (!panel.includes(call)) {
+              problems.push(`${what}: the request panel shows "${panel.slice(0, 160)}", not the SDK call ${call}`);
+            } else if (operation.hasBody) {
+              lastWithBody = { operation, route: (await link.getAttribute('href')) ?? '' };
+            }
+          }
+        }
+        expect(problems, `${api}.html:\n${problems.join('\n')}`).toEqual([]);
+
+        // The JSON payload is the other choice of the same panel. Choosing it
+        // changes the choice for the whole page, so it is tried last, on a
+        // page opened afresh at that operation.
+        if (lastWithBody !== undefined) {
+          const { operation, route } = lastWithBody;
+          await page.goto(`${origin}/${api}.html${route}`, { waitUntil: 'load' });
+          const section = operationSection(page, normalize(operation.summary)).first();
+          await section.locator('[data-testid="right-panel"] button[aria-haspopup="menu"]', { hasText: /^\s*SDK\s*$/ }).first().click();
+          await page.getByRole('menuitem', { name: 'Payload', exact: true }).first().click();
+          const call = callOf(samples.get(operation.operationId)!);
+          const shown = async () => (await rightPanelText(page, normalize(operation.summary))) ?? '';
+          const message = `${api}.html: choosing "Payload" on ${operation.operationId} shows its JSON body instead of the SDK call`;
+          await expect.poll(shown, { message, timeout: PANEL_WAIT }).toMatch(/\{ "\w+": /);
+          expect(await shown(), message).not.toContain(call);
+        }
+        expectQuiet(watched, `${api}.html`);
+      } finally {
+        await watched.context.close();
+      }
+      timings.push(`${api}.html samples: ${Math.round(performance.now() - started)} ms (${doc.operations.length} operations)`);
+    },
+    PAGE_TIMEOUT,
+  );
 });
+
 
 /**
  * What a page carries of our documents, apart from Redoc's own script (whose

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { codeSamplesOf, withCodeSamples } from '../../scripts/lib/code-samples.mjs';
+import { codeSamplesOf, FIRST_CALL_SAMPLE, withCodeSamples } from '../../scripts/lib/code-samples.mjs';
 import { ALL_HTTP_METHODS, loadBundle, operationsOf } from '../contract/support/spec.js';
 import { typeCheckUserModules } from '../support/user-modules.js';
 
@@ -27,7 +27,7 @@ describe('SDK code samples of the reference docs', () => {
     }
   });
 
-  it('every sample compiles as a user module', { timeout: 180_000 }, () => {
+  it('every sample, and the first call of the docs index, compiles as a user module', { timeout: 180_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     const files = new Map<string, string>();
@@ -38,6 +38,10 @@ describe('SDK code samples of the reference docs', () => {
         files.set(file, `${api} ${operationId}`);
       }
     }
+    // The first call the docs index shows under the install line.
+    const firstCall = join(dir, 'index.first-call.ts');
+    writeFileSync(firstCall, `${FIRST_CALL_SAMPLE}\nexport {};\n`);
+    files.set(firstCall, 'the docs index: first call');
     const problems = typeCheckUserModules([...files.keys()], (file) => files.get(file)!);
     expect(problems).toEqual([]);
   });
