@@ -4,7 +4,7 @@
  *
  *   npm run bench                    all of them; writes bench/results.json
  *   npm run bench -- client hmac     only these (client, signing, hmac, pagination,
- *                                    polling, size, generation, decode, stream, sandbox); prints only
+ *                                    polling, size, generation, decode, stream, sandbox, cli); prints only
  *   npm run bench -- --quick         fewer samples (a smoke test)
  *
  * A full GC is made available in-process (V8 flag + a fresh context) for the
@@ -16,6 +16,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { benchCli } from './cli.js';
 import { benchClientOverhead } from './client-overhead.js';
 import { benchDecodeRows } from './decode-rows.js';
 import { benchGeneration } from './generation.js';
@@ -29,7 +30,7 @@ import { benchSigning } from './signing.js';
 import { benchSizeStart } from './size-start.js';
 import { printTable, type Row } from './table.js';
 
-const BENCHES = ['hmac', 'decode', 'pagination', 'client', 'signing', 'polling', 'size', 'generation', 'stream', 'sandbox'] as const;
+const BENCHES = ['hmac', 'decode', 'pagination', 'client', 'signing', 'polling', 'size', 'generation', 'stream', 'sandbox', 'cli'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 function exposeGc(): (() => void) | undefined {
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
     await step('generation', () => benchGeneration());
     await step('stream', () => benchStream({ quick }));
     await step('sandbox', () => benchSandbox({ scale, gc }));
+    await step('cli', () => benchCli({ quick }));
   } finally {
     await server?.close();
   }

@@ -13,7 +13,7 @@ import { capturingFetch, curlCommand, signingInputs, type CapturedRequest } from
 import { CliUsageError } from './errors.js';
 import { operationHelp } from './help.js';
 import { writeLine, type CliIo } from './io.js';
-import { compileFilter, outputFormat, printResult, toJson } from './output.js';
+import { compileFilter, outputFormat, printResult } from './output.js';
 import { checkParam } from './param-check.js';
 import { pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
@@ -149,7 +149,10 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
 
 /**
  * `--all`: every item of every page, one JSON line each, written as pages
- * arrive (waiting on a full stdout), with a progress line on a terminal's stderr.
+ * arrive, with a progress line on a terminal's stderr. A page's lines go out
+ * in one write when the walk next waits (for the following page), and a full
+ * stdout is waited on before reading on: memory holds about one page,
+ * whatever the total, and stdout only ever gets whole lines.
  */
 async function walkAll(
   client: LooseClient,
@@ -171,13 +174,35 @@ async function walkAll(
   });
   const progress = io.stderr.isTTY === true;
   let count = 0;
+  let pending = '';
+  let flushScheduled = false;
+  let drained: Promise<void> | undefined;
+  const flush = () => {
+    flushScheduled = false;
+    if (pending === '') return;
+    const chunk = pending;
+    pending = '';
+    if (!io.stdout.write(chunk) && io.stdout.once !== undefined) {
+      drained = new Promise<void>((resolve) => io.stdout.once!('drain', () => resolve()));
+    }
+    if (progress) io.stderr.write(`\r${count} items…`);
+  };
   try {
     for await (const item of items) {
-      await writeLine(io.stdout, toJson(filter ? filter(item) : item, false));
+      if (drained !== undefined) {
+        await drained;
+        drained = undefined;
+      }
+      pending += `${JSON.stringify(filter ? filter(item) : item) ?? 'null'}\n`;
       count++;
-      if (progress && count % 100 === 0) io.stderr.write(`\r${count} items…`);
+      // A page's items arrive without I/O in between; the flush runs once the walk waits for the next page.
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
     }
   } finally {
+    flush();
     if (progress) io.stderr.write(`\r${count} items    \n`);
   }
   return 0;

@@ -232,6 +232,8 @@ describe('against a local server', () => {
     const heapAt = new Map<number, number>();
     const run = await cli(['channels', 'list-wallets', '--all', '--limit', String(PAGE)], {
       env: { SERVICE_SDK_CHANNELS_BASE_URL: server.origin, SERVICE_SDK_CHANNELS_API_KEY: 'memory-test' },
+      // As the bin runs it: with the Ctrl-C signal, which every page's request listens to.
+      signal: new AbortController().signal,
       discardStdout: true,
       onStdout: (chunk) => {
         for (let at = chunk.indexOf('\n'); at >= 0; at = chunk.indexOf('\n', at + 1)) count++;

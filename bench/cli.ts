@@ -1,0 +1,165 @@
+/**
+ * 11. The command line as users run it: whole processes of the built bin
+ * (tsc into node_modules/.cache, so the bin resolves the package's own
+ * dependencies), side by side with bare `node -e 0`:
+ * - `service-sdk --help` start-up, goal within 2× `node -e 0`;
+ * - one request (`channels list-networks`) against a sandbox listening here;
+ * - peak RSS of `--all` over 10,000 and 100,000 items from a local paging
+ *   server, and the goal of flat memory: 200,000 items complete with V8's
+ *   old space capped at 32 MB.
+ * Runs alternate between the commands compared; medians.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createSandbox } from '../src/sandbox/index.js';
+import { median } from './measure.js';
+import type { Row } from './table.js';
+
+const BENCH = '11 command line';
+const root = join(import.meta.dirname, '..');
+
+interface Finished {
+  wallMs: number;
+  code: number | null;
+  maxRssKb: number | undefined;
+}
+
+/** Runs `node <args>` to its end; with `rssFile`, the child writes its peak RSS (kB) there on exit. */
+function runNode(args: string[], env: NodeJS.ProcessEnv = process.env, rssFile?: string): Promise<Finished> {
+  const preload = rssFile === undefined ? [] : ['--import', `data:text/javascript,${encodeURIComponent(`import { writeFileSync } from 'node:fs'; process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`)}`];
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...preload, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const wallMs = performance.now() - t0;
+      resolve({ wallMs, code, maxRssKb: rssFile === undefined ? undefined : peakRss(rssFile) });
+    });
+  });
+}
+
+/** The peak RSS a child wrote on exit; undefined when it died without exiting (out of memory). */
+function peakRss(file: string): number | undefined {
+  try {
+    return Number(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A channels-shaped list of `total` wallets, 100 per page. */
+async function pagingServer(total: number): Promise<{ origin: string; close: () => Promise<void> }> {
+  const padding = 'x'.repeat(200);
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://local');
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    const count = Math.max(0, Math.min(limit, total - offset));
+    const data = Array.from({ length: count }, (_, i) => ({ wallet_id: `w-${offset + i}`, name: `wallet ${offset + i}`, padding }));
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data, has_more: offset + count < total }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function benchCli({ quick = false }: { quick?: boolean } = {}): Promise<Row[]> {
+  const out = join(root, 'node_modules', '.cache', 'cli-bench');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')], { cwd: root, stdio: 'inherit' });
+  const bin = join(out, 'dist', 'src', 'cli', 'bin.js');
+  const runs = quick ? 5 : 20;
+  const rows: Row[] = [];
+  try {
+    // Start-up: bare node and --help, alternating.
+    await runNode(['-e', '0']);
+    await runNode([bin, '--help']);
+    const bare: number[] = [];
+    const help: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      bare.push((await runNode(['-e', '0'])).wallMs);
+      const run = await runNode([bin, '--help']);
+      if (run.code !== 0) throw new Error(`service-sdk --help exited ${run.code}`);
+      help.push(run.wallMs);
+    }
+    const ratio = median(help) / median(bare);
+    rows.push({ bench: BENCH, name: 'node -e 0 (process)', value: Number(median(bare).toFixed(1)), unit: 'ms' });
+    rows.push({
+      bench: BENCH,
+      name: 'service-sdk --help (process)',
+      value: Number(median(help).toFixed(1)),
+      unit: 'ms',
+      baseline: 'node -e 0 (process)',
+      ratio: Number(ratio.toFixed(2)),
+      goal: '≤ 2× node -e 0',
+      pass: ratio <= 2,
+    });
+
+    // One request against a listening sandbox.
+    const sandbox = createSandbox();
+    const listener = await sandbox.listen();
+    try {
+      const env = { ...process.env, SERVICE_SDK_CHANNELS_BASE_URL: listener.baseUrls.channels, SERVICE_SDK_CHANNELS_API_KEY: sandbox.credentials.channels.apiKey };
+      const request: number[] = [];
+      for (let i = 0; i < Math.ceil(runs / 2); i++) {
+        const run = await runNode([bin, 'channels', 'list-networks'], env);
+        if (run.code !== 0) throw new Error(`service-sdk channels list-networks exited ${run.code}`);
+        request.push(run.wallMs);
+      }
+      rows.push({
+        bench: BENCH,
+        name: 'service-sdk channels list-networks (process, sandbox)',
+        value: Number(median(request).toFixed(1)),
+        unit: 'ms',
+        baseline: 'node -e 0 (process)',
+        ratio: Number((median(request) / median(bare)).toFixed(2)),
+      });
+    } finally {
+      await listener.close();
+      sandbox.close();
+    }
+
+    // Peak memory of --all, 10,000 and 100,000 items. Peak RSS also counts garbage V8 has not
+    // collected yet (it lets the heap grow while memory is plentiful), so flatness is shown apart:
+    // 200,000 items with the old space capped at 32 MB, where kept items would need 50 MB more.
+    const walk = async (total: number, nodeFlags: string[] = []) => {
+      const server = await pagingServer(total);
+      try {
+        const rssFile = join(out, `rss-${total}.txt`);
+        const env = { ...process.env, SERVICE_SDK_CHANNELS_BASE_URL: server.origin, SERVICE_SDK_CHANNELS_API_KEY: 'bench' };
+        return await runNode([...nodeFlags, bin, 'channels', 'list-wallets', '--all', '--limit', '100'], env, rssFile);
+      } finally {
+        await server.close();
+      }
+    };
+    for (const total of [10_000, 100_000]) {
+      const run = await walk(total);
+      if (run.code !== 0) throw new Error(`--all over ${total} items exited ${run.code}`);
+      rows.push({
+        bench: BENCH,
+        name: `--all over ${total.toLocaleString('en')} items: peak RSS`,
+        value: Number((run.maxRssKb! / 1024).toFixed(1)),
+        unit: 'MB',
+        note: `${(total / (run.wallMs / 1000)).toFixed(0)} items/s`,
+      });
+    }
+    const capped = await walk(200_000, ['--max-old-space-size=32']);
+    rows.push({
+      bench: BENCH,
+      name: '--all over 200,000 items, old space capped at 32 MB',
+      ...(capped.maxRssKb === undefined ? {} : { value: Number((capped.maxRssKb / 1024).toFixed(1)), unit: 'MB' }),
+      goal: 'completes (flat memory)',
+      pass: capped.code === 0 && capped.maxRssKb !== undefined,
+      note: `exit ${capped.code}, ${(200_000 / (capped.wallMs / 1000)).toFixed(0)} items/s`,
+    });
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  return rows;
+}
