@@ -10,7 +10,8 @@
  */
 import { createChannelsClient, createOperation, unwrap, type ChannelsClient } from '../src/channels/index.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
-import { checkRequest, GENERATED_REQUEST_CHECKS, type CheckedRequest } from '../src/sandbox/request-check.js';
+import { checkRequest, GENERATED_REQUEST_CHECKS, type CheckedRequest, type RequestChecks } from '../src/sandbox/request-check.js';
+import { createSandboxWith } from '../src/sandbox/sandbox.js';
 import { measure } from './measure.js';
 import { timingRow } from './rows.js';
 import type { Row } from './table.js';
@@ -136,6 +137,35 @@ export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<R
   );
   rows.push(timingRow(BENCH, 'request check alone: GET /wallets/{id} (path parameter)', checkStats, { key: 'read', note: 'Ajv standalone code generated from the spec' }));
   rows.push(timingRow(BENCH, 'request check alone: POST /channels/{id}/operations (path + signed body)', checkStats, { key: 'signed' }));
+
+  // What the checks add to a whole request: the same calls to a sandbox with them and to one without, interleaved.
+  const unchecked = Object.fromEntries(Object.keys(GENERATED_REQUEST_CHECKS).map((api) => [api, {}])) as unknown as RequestChecks;
+  const withAndWithout = await Promise.all(
+    [GENERATED_REQUEST_CHECKS, unchecked].map(async (checks) => {
+      const box = createSandboxWith(checks, { pace: 0 });
+      const boxClient = createChannelsClient({ apiKey: box.credentials.channels.apiKey, fetch: box.fetch });
+      const { wallet } = await walletAndChannel(boxClient, 'checks');
+      let n = 0;
+      return {
+        box,
+        get: () => unwrap(boxClient.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: wallet.wallet_id } } })),
+        post: () => unwrap(boxClient.POST('/channels', { body: { name: `bench-${n++}`, description: 'bench' } })),
+      };
+    }),
+  );
+  const [checked, bare] = withAndWithout as [(typeof withAndWithout)[0], (typeof withAndWithout)[0]];
+  const abStats = await measure(
+    [
+      { name: 'get-bare', run: bare.get },
+      { name: 'get-checked', run: checked.get },
+      { name: 'post-bare', run: bare.post },
+      { name: 'post-checked', run: checked.post },
+    ],
+    { warmup: 300, samples: Math.round(1_000 * scale), rounds: 20 },
+  );
+  for (const { box } of withAndWithout) box.close();
+  rows.push(timingRow(BENCH, 'GET /wallets/{id}, sandbox.fetch, with the request checks', abStats, { key: 'get-checked', baselineKey: 'get-bare', baseline: 'without them' }));
+  rows.push(timingRow(BENCH, 'POST /channels, sandbox.fetch, with the request checks', abStats, { key: 'post-checked', baselineKey: 'post-bare', baseline: 'without them' }));
 
   // 1,000 operations to confirmed, sandbox time moved by hand (pace 0), twice, with a reset between.
   // A short warm-up run first, so that compiled code and caches are in the baseline, not in the figures.

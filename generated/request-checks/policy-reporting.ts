@@ -19,16 +19,16 @@ const helper1 = commonjs(helper1Module);
 "use strict";
 /** Every operation's request check, by operationId. */
 export const requestChecks = {
-  getHealth: { ...{"method":"GET","path":"/health","refusals":[429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getHealth, body: undefined },
-  listPolicies: { ...{"method":"GET","path":"/policies","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_listPolicies, body: undefined },
-  getPolicy: { ...{"method":"GET","path":"/policies/{chain_selector}/{address}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getPolicy, body: undefined },
-  getPolicyVersion: { ...{"method":"GET","path":"/policies/{chain_selector}/{address}/versions/{version}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getPolicyVersion, body: undefined },
-  listIdentities: { ...{"method":"GET","path":"/identities","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_listIdentities, body: undefined },
-  getIdentityByCCID: { ...{"method":"GET","path":"/identities/{ccid}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getIdentityByCCID, body: undefined },
-  listTargets: { ...{"method":"GET","path":"/targets","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_listTargets, body: undefined },
-  getTarget: { ...{"method":"GET","path":"/targets/{chain_selector}/{address}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getTarget, body: undefined },
-  listTransactions: { ...{"method":"GET","path":"/transactions","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_listTransactions, body: undefined },
-  getTransaction: { ...{"method":"GET","path":"/transactions/{chain_selector}/{tx_hash}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getTransaction, body: undefined },
-  listPermits: { ...{"method":"GET","path":"/permits","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_listPermits, body: undefined },
-  listRegistryUsageEvents: { ...{"method":"GET","path":"/registry-usage/events","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_listRegistryUsageEvents, body: undefined },
+  getHealth: { ...{"method":"GET","path":"/health","refusals":[429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getHealth, body: undefined },
+  listPolicies: { ...{"method":"GET","path":"/policies","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_listPolicies, body: undefined },
+  getPolicy: { ...{"method":"GET","path":"/policies/{chain_selector}/{address}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getPolicy, body: undefined },
+  getPolicyVersion: { ...{"method":"GET","path":"/policies/{chain_selector}/{address}/versions/{version}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getPolicyVersion, body: undefined },
+  listIdentities: { ...{"method":"GET","path":"/identities","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_listIdentities, body: undefined },
+  getIdentityByCCID: { ...{"method":"GET","path":"/identities/{ccid}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getIdentityByCCID, body: undefined },
+  listTargets: { ...{"method":"GET","path":"/targets","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_listTargets, body: undefined },
+  getTarget: { ...{"method":"GET","path":"/targets/{chain_selector}/{address}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getTarget, body: undefined },
+  listTransactions: { ...{"method":"GET","path":"/transactions","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_listTransactions, body: undefined },
+  getTransaction: { ...{"method":"GET","path":"/transactions/{chain_selector}/{tx_hash}","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getTransaction, body: undefined },
+  listPermits: { ...{"method":"GET","path":"/permits","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_listPermits, body: undefined },
+  listRegistryUsageEvents: { ...{"method":"GET","path":"/registry-usage/events","refusals":[400,401,404,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_listRegistryUsageEvents, body: undefined },
 };

@@ -18,11 +18,11 @@ const helper0 = commonjs(helper0Module);
 "use strict";
 /** Every operation's request check, by operationId. */
 export const requestChecks = {
-  getLatestReport: { ...{"method":"GET","path":"/api/v1/reports/latest","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getLatestReport, body: undefined },
-  getReportAtTimestamp: { ...{"method":"GET","path":"/api/v1/reports","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getReportAtTimestamp, body: undefined },
-  getBulkReports: { ...{"method":"GET","path":"/api/v1/reports/bulk","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{"feedIDs":"comma"}}, parameters: p_getBulkReports, body: undefined },
-  getReportsPage: { ...{"method":"GET","path":"/api/v1/reports/page","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getReportsPage, body: undefined },
-  listStreams: { ...{"method":"GET","path":"/api/v1/discovery","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_listStreams, body: undefined },
-  streamReports: { ...{"method":"GET","path":"/api/v1/ws","refusals":[400,401,403,429],"bodyRequired":false,"queryShapes":{"feedIDs":"comma"}}, parameters: p_streamReports, body: undefined },
-  getStreamOrigins: { ...{"method":"HEAD","path":"/","refusals":[401,429],"bodyRequired":false,"queryShapes":{}}, parameters: p_getStreamOrigins, body: undefined },
+  getLatestReport: { ...{"method":"GET","path":"/api/v1/reports/latest","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getLatestReport, body: undefined },
+  getReportAtTimestamp: { ...{"method":"GET","path":"/api/v1/reports","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getReportAtTimestamp, body: undefined },
+  getBulkReports: { ...{"method":"GET","path":"/api/v1/reports/bulk","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{"feedIDs":"comma"},"headers":[]}, parameters: p_getBulkReports, body: undefined },
+  getReportsPage: { ...{"method":"GET","path":"/api/v1/reports/page","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getReportsPage, body: undefined },
+  listStreams: { ...{"method":"GET","path":"/api/v1/discovery","refusals":[400,401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_listStreams, body: undefined },
+  streamReports: { ...{"method":"GET","path":"/api/v1/ws","refusals":[400,401,403,429],"bodyRequired":false,"queryShapes":{"feedIDs":"comma"},"headers":["x-cll-origin"]}, parameters: p_streamReports, body: undefined },
+  getStreamOrigins: { ...{"method":"HEAD","path":"/","refusals":[401,429],"bodyRequired":false,"queryShapes":{},"headers":[]}, parameters: p_getStreamOrigins, body: undefined },
 };

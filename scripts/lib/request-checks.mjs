@@ -115,7 +115,7 @@ function parametersSchema(operation, bundleId) {
   for (const parameter of operation.parameters) {
     if (!(parameter.in in groups) || parameter.schema === undefined) continue;
     const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
-    if (parameter.in === 'header' && /^(authorization|x-authorization-)/.test(name)) continue;
+    if (parameter.in === 'header' && !declaredHeaders(operation).includes(name)) continue;
     groups[parameter.in][name] = anchored(parameter.schema, bundleId);
     if (parameter.required === true) required[parameter.in].push(name);
   }
@@ -133,6 +133,14 @@ function queryShapes(operation, document) {
     shapes[parameter.name] = parameter.explode === false ? 'comma' : 'repeated';
   }
   return shapes;
+}
+
+/** The lowercase names of the headers the check reads (the declared ones, security headers left to authentication). */
+function declaredHeaders(operation) {
+  return operation.parameters
+    .filter((parameter) => parameter.in === 'header' && parameter.schema !== undefined)
+    .map((parameter) => parameter.name.toLowerCase())
+    .filter((name) => !/^(authorization|x-authorization-)/.test(name));
 }
 
 /** Ajv's run-time helpers are CommonJS: imported as namespaces and unwrapped the same way under Node and bundlers. */
@@ -244,6 +252,7 @@ export function requestChecksModule(api, original) {
         refusals: operation.refusals,
         bodyRequired: operation.bodyRequired,
         queryShapes: queryShapes(operation, document),
+        headers: declaredHeaders(operation),
       };
       const body = operation.bodyPointer === undefined ? 'undefined' : `b_${operation.operationId}`;
       return `  ${operation.operationId}: { ...${JSON.stringify(entry)}, parameters: p_${operation.operationId}, body: ${body} },`;

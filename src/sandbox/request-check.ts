@@ -32,6 +32,8 @@ export interface RequestCheck {
   readonly bodyRequired: boolean;
   /** Array query parameters: `repeated` (`?a=1&a=2`) or `comma` (`?a=1,2`). */
   readonly queryShapes: Readonly<Record<string, 'repeated' | 'comma'>>;
+  /** The headers it checks, lowercase (most operations declare none). */
+  readonly headers: readonly string[];
   readonly parameters: Validator;
   readonly body: Validator | undefined;
 }
@@ -74,7 +76,7 @@ export interface CheckedRequest {
 
 /** The first thing in `request` that breaks `check`, or `undefined` when it fits. */
 export function checkRequest(check: RequestCheck, request: CheckedRequest): RequestProblem | undefined {
-  const parameters = { path: { ...request.pathParams }, query: queryObject(request.query, check.queryShapes), header: headerObject(request.headers) };
+  const parameters = { path: { ...request.pathParams }, query: queryObject(request.query, check.queryShapes), header: headerObject(request.headers, check.headers) };
   if (!check.parameters(parameters)) {
     return problemOf(check, check.parameters.errors ?? [], parameters);
   }
@@ -100,11 +102,13 @@ function queryObject(query: URLSearchParams, shapes: RequestCheck['queryShapes']
   return out;
 }
 
-function headerObject(headers: Headers): Record<string, string> {
+/** Only the declared headers: walking every header of every request would cost more than the check. */
+function headerObject(headers: Headers, names: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = value;
-  });
+  for (const name of names) {
+    const value = headers.get(name);
+    if (value !== null) out[name] = value;
+  }
   return out;
 }
 
