@@ -32,8 +32,21 @@ export interface Variant {
   request: RequestParts;
 }
 
-/** An Ajv over one bundle: `accepts(schema, value)` for any schema of it (its `$ref`s resolve in the bundle). */
-export function createOracle(bundle: Bundle, coerce = false) {
+const oracles = new WeakMap<object, Map<boolean, (schema: Schema, value: unknown) => boolean>>();
+
+/** An Ajv over one bundle: `accepts(schema, value)` for any schema of it (its `$ref`s resolve in the bundle); one per bundle. */
+export function createOracle(bundle: Bundle, coerce = false): (schema: Schema, value: unknown) => boolean {
+  const byCoercion = oracles.get(bundle.doc) ?? new Map<boolean, (schema: Schema, value: unknown) => boolean>();
+  oracles.set(bundle.doc, byCoercion);
+  let oracle = byCoercion.get(coerce);
+  if (oracle === undefined) {
+    oracle = makeOracle(bundle, coerce);
+    byCoercion.set(coerce, oracle);
+  }
+  return oracle;
+}
+
+function makeOracle(bundle: Bundle, coerce: boolean): (schema: Schema, value: unknown) => boolean {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, coerceTypes: coerce ? 'array' : false });
   ((formats as { default?: unknown }).default ?? formats as any)(ajv);
   const id = `https://fuzz.test/${bundle.api}${coerce ? '/coerced' : ''}`;
