@@ -49,7 +49,10 @@ const CLIENTS = {
 export const FIRST_CALL_SAMPLE = [
   "import { createChannelsClient, unwrap } from '@ourteam/service-sdk/channels';",
   '',
-  "const channels = createChannelsClient({ apiKey: process.env.CHANNELS_API_KEY!, baseUrl: 'https://<org>.example/v1' });",
+  'const channels = createChannelsClient({',
+  '  apiKey: process.env.CHANNELS_API_KEY!,',
+  "  baseUrl: 'https://<org>.example/v1', // your organisation's address",
+  '});',
   "const networks = await unwrap(channels.GET('/networks'));",
   'for (const network of networks.data) console.log(network.name, network.chain_selector);',
 ].join('\n');

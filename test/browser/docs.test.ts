@@ -1,9 +1,14 @@
 // The published reference docs, checked in a real browser: every page built by
 // `npm run docs` (scripts/build-docs.mjs) is served from 127.0.0.1 and opened
-// in Debian's Chromium through playwright-core (never a browser download). Per
-// page: the API title and every operation summary of the bundle are rendered,
-// the console has no errors, and no request leaves 127.0.0.1 (such requests are
-// aborted so nothing leaks, and the test names them). Screenshots land in
+// in Debian's Chromium through playwright-core (never a browser download). The
+// checks read what the browser renders (innerText), never the definition the
+// page embeds. Per page: the API title and every operation summary of the
+// bundle are rendered; no visible text speaks of how the spec was written
+// (MAINTAINER_WORDING); each operation's request panel shows its SDK call
+// without a click, and the JSON payload is the panel's other choice; the
+// console has no errors, and no request leaves 127.0.0.1 (such requests are
+// aborted so nothing leaks, and the test names them). The index says how to
+// install the SDK and shows its first call. Screenshots land in
 // test-results/docs/<page>.png. Without a browser, the built pages are still
 // read: they must carry no authoring notes and no `x-decision`.
 //
