@@ -101,7 +101,7 @@ async function report(error: unknown, io: CliIo): Promise<number> {
   const { PollFailedError, PollTimeoutError } = await import('../core/poll.js');
   if (error instanceof errors.ApiError) {
     io.stderr.write(`service-sdk: ${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${messageOf(error.body) ?? error.message}\n`);
-    io.stdout.write(`${JSON.stringify(error.body ?? null)}\n`);
+    if (outputIsJson(io.argv)) io.stdout.write(`${JSON.stringify(error.body ?? null)}\n`);
     return EXIT.apiError;
   }
   if (error instanceof errors.ConfigurationError) {
@@ -123,6 +123,16 @@ async function report(error: unknown, io: CliIo): Promise<number> {
   }
   io.stderr.write(`service-sdk: unexpected failure: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
   return EXIT.apiError;
+}
+
+/** Whether the command's output is JSON (the default): an error body goes to stdout only then. */
+function outputIsJson(argv: readonly string[]): boolean {
+  let format = 'json';
+  argv.forEach((arg, i) => {
+    if (arg === '--output' && argv[i + 1] !== undefined) format = argv[i + 1]!;
+    else if (arg.startsWith('--output=')) format = arg.slice('--output='.length);
+  });
+  return format === 'json';
 }
 
 function messageOf(body: unknown): string | undefined {

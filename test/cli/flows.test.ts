@@ -37,6 +37,9 @@ describe('with a listening sandbox', () => {
     for (const name of ['a', 'b', 'c', 'd']) expect((await cli(['channels', 'create-channel', '--data', JSON.stringify({ name })], { env: env() })).code).toBe(0);
     const channels = await cli(['channels', 'list-channels', '--all', '--limit', '2'], { env: env() });
     expect(lines(channels.stdout).map((line) => JSON.parse(line).name).sort()).toEqual(['a', 'b', 'c', 'd', 'payouts']);
+    expect(channels.stderr).toBe('');
+    const onTerminal = await cli(['channels', 'list-channels', '--all', '--limit', '2'], { env: env(), stderrTty: true });
+    expect([onTerminal.stdout, onTerminal.stderr]).toEqual([channels.stdout, expect.stringMatching(/^\r\d items….*\r5 items {4}\n$/s)]);
     const engines = await cli(['coordinator', 'list-policy-engines', '--all', '--page-size', '1', '--filter', 'name'], { env: env() });
     expect(lines(engines.stdout).length).toBeGreaterThanOrEqual(2);
     expect(lines(engines.stdout).every((line) => typeof JSON.parse(line) === 'string')).toBe(true);
@@ -123,6 +126,8 @@ describe('with a listening sandbox', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('service-sdk: 404 NOT_FOUND WALLET_NOT_FOUND: wallet 3fa85f64-5717-4562-b3fc-2c963f66afa6 not found\n');
     expect(run.json).toMatchObject({ type: 'NOT_FOUND', code: 'WALLET_NOT_FOUND' });
+    const asTable = await cli(['channels', 'get-wallet', '--wallet-id', '3fa85f64-5717-4562-b3fc-2c963f66afa6', '--output', 'table'], { env: env() });
+    expect([asTable.code, asTable.stdout, asTable.stderr]).toEqual([1, '', run.stderr]);
   });
 
   it('--dry-run prints curl with the credentials redacted, and the streams signing inputs, sending nothing', async () => {

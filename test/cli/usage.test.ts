@@ -3,7 +3,7 @@
 // uuid, pattern, enum, integer and its bounds, boolean, list, date-time), a
 // body that does not parse (with its position), unknown names, and the
 // options of the command line itself. A local server counts requests.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,5 +117,7 @@ describe('bad usage: exit 2, nothing sent', () => {
     const byId = await cli(['channels', 'listWallets', '--help']);
     expect(byId.stdout).toBe(operation.stdout);
     expect((await cli(['policy-coordinator', 'list-policies', '--help'])).code).toBe(0);
+    const version = await cli(['--version']);
+    expect([version.code, version.stdout]).toEqual([0, `${JSON.parse(await readFile(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')).version}\n`]);
   });
 });

@@ -23,6 +23,8 @@ export interface RunOptions {
   homeDir?: string;
   /** What stdout says about being a terminal. */
   tty?: boolean;
+  /** What stderr says about being a terminal (the --all progress line). */
+  stderrTty?: boolean;
   /** Called with each stdout chunk as it is written. */
   onStdout?: (chunk: string) => void;
   /** Keep no stdout (long walks): `stdout` comes back empty; see it through `onStdout`. */
@@ -42,7 +44,7 @@ export async function cli(argv: readonly string[], options: RunOptions = {}): Pr
       },
       isTTY: options.tty ?? false,
     },
-    stderr: { write: (chunk) => ((stderr += chunk), true), isTTY: false },
+    stderr: { write: (chunk) => ((stderr += chunk), true), isTTY: options.stderrTty ?? false },
     stdin:
       options.stdin === undefined
         ? undefined
