@@ -79,9 +79,15 @@ async function dispatch(io: CliIo): Promise<number> {
   if (operation.id === 'streamReports') {
     // The WebSocket operation is the live stream: `watch` runs it.
     const { runStreamsFlow } = await import('./streams-flows.js');
-    const feedIDs = rest.flatMap((arg, i) => (rest[i - 1] === '--feed-ids' ? arg.split(',') : []));
-    const others = rest.filter((arg, i) => arg !== '--feed-ids' && rest[i - 1] !== '--feed-ids');
-    return runStreamsFlow(api, 'watch', [...others, ...feedIDs], io);
+    const feedIDs: string[] = [];
+    const others: string[] = [];
+    for (let i = 0; i < rest.length; i++) {
+      const arg = rest[i]!;
+      if (arg === '--feed-ids' && i + 1 < rest.length) feedIDs.push(...rest[++i]!.split(','));
+      else if (arg.startsWith('--feed-ids=')) feedIDs.push(...arg.slice('--feed-ids='.length).split(','));
+      else others.push(arg);
+    }
+    return runStreamsFlow(api, 'watch', [...others, '--', ...feedIDs], io);
   }
   const { runOperation } = await import('./operation-command.js');
   return runOperation(api, operation, rest, io);

@@ -313,7 +313,7 @@ describe('streams: every operation', () => {
     const origins = await step('get-stream-origins', s.HEAD('/'));
     expect(origins['x-cll-available-origins']).toBeDefined();
     // The WebSocket operation is the live stream: one decoded report, then the stream closes.
-    const watched = await cli(['streams', 'stream-reports', '--feed-ids', ETH_USD, '--count', '1'], { env: env() });
+    const watched = await cli(['streams', 'stream-reports', `--feed-ids=${ETH_USD}`, '--count', '1'], { env: env() });
     expect([watched.code, watched.stderr]).toEqual([0, expect.stringContaining('connected')]);
     expect(JSON.parse(watched.stdout)).toMatchObject({ feedID: ETH_USD, version: 'V3', price: expect.stringMatching(/^\d+(\.\d+)?$/) });
     ran.set('streams stream-reports', watched.code);
