@@ -9,6 +9,7 @@ import { isSet, lastValue, parseArgs, type FlagSpec } from './argv.js';
 import { envName } from './credentials.js';
 import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
+import { baseUrlLines, credentialLines } from '../sandbox/summary-lines.js';
 
 const FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
   ['help', { boolean: true }],
@@ -70,15 +71,10 @@ export async function runSandbox(rest: readonly string[], io: CliIo): Promise<nu
   const text = [
     `sandbox listening on ${listener.url}`,
     '',
-    `  channels  ${listener.baseUrls.channels}`,
-    `  streams   ${listener.baseUrls.streams}  (live: ${wsUrl})`,
-    `  policy    ${listener.baseUrls.policy}`,
+    ...baseUrlLines(listener.baseUrls, `  (live: ${wsUrl})`),
     '',
     'credentials (made up for this run):',
-    `  channels apiKey   ${channels.apiKey}`,
-    `  streams apiKey    ${streams.apiKey}`,
-    `  streams apiSecret ${streams.apiSecret}`,
-    `  policy apiKey     ${policy.apiKey}`,
+    ...credentialLines(sandbox.credentials),
     '',
     'to point service-sdk at it, in another shell:',
     ...env.map(([name, value]) => `  export ${name}=${value}`),

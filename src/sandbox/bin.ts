@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createSandbox } from './sandbox.js';
+import { baseUrlLines, credentialLines } from './summary-lines.js';
 
 const USAGE = `usage: service-sdk-sandbox [--port N] [--host H] [--pace P]
 
@@ -52,21 +53,15 @@ async function main(): Promise<void> {
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));
   }
-  const { channels, streams, policy } = sandbox.credentials;
   process.stdout.write(
     [
       `sandbox listening on ${listener.url}`,
       '',
       'base URLs (the clients\' baseUrl option)',
-      `  channels  ${listener.baseUrls.channels}`,
-      `  streams   ${listener.baseUrls.streams}`,
-      `  policy    ${listener.baseUrls.policy}`,
+      ...baseUrlLines(listener.baseUrls),
       '',
       'credentials (made up for this run)',
-      `  channels apiKey   ${channels.apiKey}`,
-      `  streams apiKey    ${streams.apiKey}`,
-      `  streams apiSecret ${streams.apiSecret}`,
-      `  policy apiKey     ${policy.apiKey}`,
+      ...credentialLines(sandbox.credentials),
       '',
       'Ctrl-C stops it.',
       '',
