@@ -8,7 +8,6 @@ import { decodeReport } from '../../src/reports/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { findStream, reportAt } from '../../src/sandbox/streams/index.js';
 import {
-  ConfigurationError,
   createStreamsClient,
   ReportStreamAuthError,
   streamReports,
@@ -16,6 +15,7 @@ import {
   type ReportStreamEvent,
   type ReportWithDecoded,
 } from '../../src/streams/index.js';
+import { thrownOption } from '../support/configuration-error.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
@@ -117,22 +117,13 @@ describe('a stream on a sandbox-backed client', () => {
 
   it('says at once when a combination cannot work', () => {
     const onSandbox = createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch });
-    const option = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (error) {
-        expect(error).toBeInstanceOf(ConfigurationError);
-        return (error as ConfigurationError).option;
-      }
-      return 'nothing thrown';
-    };
     // A WebSocket of its own but no URL: it would connect to the public host.
-    expect(option(() => streamReports(onSandbox, [ETH_USD], { webSocket: WsWebSocket as never }))).toBe('webSocket');
+    expect(thrownOption(() => streamReports(onSandbox, [ETH_USD], { webSocket: WsWebSocket as never }))).toBe('webSocket');
     // Sandbox REST with another service's live stream.
-    expect(option(() => streamReports(onSandbox, [ETH_USD], { wsUrl: 'wss://ws.testnet-dataengine.chain.link' }))).toBe('wsUrl');
+    expect(thrownOption(() => streamReports(onSandbox, [ETH_USD], { wsUrl: 'wss://ws.testnet-dataengine.chain.link' }))).toBe('wsUrl');
     // A service of its own (a proxy, a local one) and no wsUrl: the public host is not that service.
     const proxied = createStreamsClient({ ...sandbox.credentials.streams, baseUrl: 'http://127.0.0.1:9/streams' });
-    expect(option(() => streamReports(proxied, [ETH_USD]))).toBe('wsUrl');
+    expect(thrownOption(() => streamReports(proxied, [ETH_USD]))).toBe('wsUrl');
     expect(network.attempts).toEqual([]);
   });
 });

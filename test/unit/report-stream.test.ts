@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  ConfigurationError,
   createStreamsClient,
   ReportStreamAuthError,
   ReportStreamMessageError,
@@ -35,6 +34,7 @@ import {
   waitFor,
   type Harness,
 } from '../support/report-stream.js';
+import { thrownOption } from '../support/configuration-error.js';
 import { makeV3Report, v3FeedID } from '../support/report-server.js';
 
 // Every case runs against a local report service with real HMAC checks,
@@ -630,26 +630,17 @@ describe('streamReports: runtimes and options', () => {
   it('refuses bad input with ConfigurationError naming the option, before opening anything', () => {
     const client = createStreamsClient({ apiKey: '3fa85f64-5717-4562-b3fc-2c963f66afa6', apiSecret: 's' });
     const feed = v3FeedID('ETH/USD');
-    const option = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (error) {
-        expect(error).toBeInstanceOf(ConfigurationError);
-        return (error as ConfigurationError).option;
-      }
-      return 'nothing thrown';
-    };
-    expect(option(() => streamReports(createStreamsClient(), [feed]))).toBe('apiKey');
-    expect(option(() => streamReports({} as never, [feed]))).toBe('client');
-    expect(option(() => streamReports(client, []))).toBe('feedIDs');
-    expect(option(() => streamReports(client, ['0x1234']))).toBe('feedIDs');
-    expect(option(() => streamReports(client, [feed, v3FeedID('BTC/USD')], { bufferSize: 1 }))).toBe('bufferSize');
-    expect(option(() => streamReports(client, [feed], { overflow: 'drop-oldest' as never }))).toBe('overflow');
-    expect(option(() => streamReports(client, [feed], { wsUrl: 'https://ws.example.test' }))).toBe('wsUrl');
-    expect(option(() => streamReports(client, [feed], { origins: [] }))).toBe('origins');
-    expect(option(() => streamReports(client, [feed], { pingIntervalMs: 0 }))).toBe('pingIntervalMs');
-    expect(option(() => streamReports(client, [feed], { reconnect: { maxDelayMs: -1 } }))).toBe('reconnect.maxDelayMs');
-    expect(option(() => streamReports(client, [feed]))).toBe('nothing thrown');
+    expect(thrownOption(() => streamReports(createStreamsClient(), [feed]))).toBe('apiKey');
+    expect(thrownOption(() => streamReports({} as never, [feed]))).toBe('client');
+    expect(thrownOption(() => streamReports(client, []))).toBe('feedIDs');
+    expect(thrownOption(() => streamReports(client, ['0x1234']))).toBe('feedIDs');
+    expect(thrownOption(() => streamReports(client, [feed, v3FeedID('BTC/USD')], { bufferSize: 1 }))).toBe('bufferSize');
+    expect(thrownOption(() => streamReports(client, [feed], { overflow: 'drop-oldest' as never }))).toBe('overflow');
+    expect(thrownOption(() => streamReports(client, [feed], { wsUrl: 'https://ws.example.test' }))).toBe('wsUrl');
+    expect(thrownOption(() => streamReports(client, [feed], { origins: [] }))).toBe('origins');
+    expect(thrownOption(() => streamReports(client, [feed], { pingIntervalMs: 0 }))).toBe('pingIntervalMs');
+    expect(thrownOption(() => streamReports(client, [feed], { reconnect: { maxDelayMs: -1 } }))).toBe('reconnect.maxDelayMs');
+    expect(thrownOption(() => streamReports(client, [feed]))).toBe('nothing thrown');
   });
 
   it('with no origin listed by HEAD /, opens one connection and lets the host pick', async () => {
