@@ -9,13 +9,14 @@ import { operations as evaluationOperations } from '../../generated/operations/p
 import { operations as reportingOperations } from '../../generated/operations/policy-reporting.js';
 import { operations as streamsOperations } from '../../generated/operations/streams.js';
 import * as channelsEntry from '../../src/channels/index.js';
-import { createChannelsClient, createOperation, executeWithDraft, finalizeOperation, unwrap, type ChannelsClient } from '../../src/channels/index.js';
+import { createChannelsClient, executeWithDraft, finalizeOperation, type ChannelsClient } from '../../src/channels/index.js';
 import { ApiError } from '../../src/core/errors.js';
 import * as policyEntry from '../../src/policy/index.js';
 import { createPolicyClient, getEvaluation, requestEvaluation } from '../../src/policy/index.js';
 import { HELPER_OPERATIONS } from '../../src/sandbox/fault-routes.js';
 import { createSandbox, SandboxUsageError, type Sandbox, type SandboxApi } from '../../src/sandbox/index.js';
 import * as streamsEntry from '../../src/streams/index.js';
+import { channelOperation } from '../support/channel-operation.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
 
 const SEPOLIA = '16015286601757825753';
@@ -58,21 +59,9 @@ function refusal(run: () => unknown): string {
   return expect.unreachable('expected a SandboxUsageError');
 }
 
-async function draft(): Promise<{ channel_id: string; operation_id: string }> {
-  const channel = await unwrap(channels.POST('/channels', { body: { name: 'faults' } }));
-  const wallet = await unwrap(
-    channels.POST('/wallets', {
-      body: { name: 'treasury', wallet_owner_address: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2', chain_selector: SEPOLIA, wallet_type: 'ecdsa' },
-    }),
-  );
-  const created = await createOperation(channels, channel.channel_id, {
-    chain_selector: SEPOLIA,
-    address: wallet.address,
-    wallet_operation_id: '1',
-    deadline: 0,
-    transactions: [{ to: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238', value: '0', data: '0x' }],
-  });
-  return { channel_id: channel.channel_id, operation_id: created.operation_id };
+/** An operation pending its signature, on a new channel and wallet. */
+function draft(): Promise<{ channel_id: string; operation_id: string }> {
+  return channelOperation(channels, { channelName: 'faults', to: '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238' });
 }
 
 const SIGNED = { signature: `0x${'11'.repeat(65)}`, digest: `0x${'22'.repeat(32)}` };

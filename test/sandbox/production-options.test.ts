@@ -10,6 +10,7 @@ import { createChannelsClient, unwrap } from '../../src/channels/index.js';
 import { createPolicyClient, requestEvaluation, waitForEvaluation } from '../../src/policy/index.js';
 import { createSandbox, SandboxUsageError, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { createStreamsClient, getLatestReport } from '../../src/streams/index.js';
+import { rejection } from '../support/rejection.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
 
 const ACME = 'https://acme.example/v1';
@@ -40,14 +41,6 @@ function counting(of: Sandbox): { fetch: Sandbox['fetch']; sent: string[] } {
       return of.fetch(input, init);
     },
   };
-}
-
-/** The error a promise rejects with; fails the test if it resolves. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable('expected a rejection'),
-    (error: unknown) => error,
-  );
 }
 
 describe('clients with their production base URLs', () => {

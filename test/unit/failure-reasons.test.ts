@@ -5,9 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createChannelsClient,
-  createOperation,
   OperationFailedError,
-  unwrap,
   waitForOperation,
   waitForOperationEvent,
   type Operation,
@@ -23,7 +21,9 @@ import {
   type EvaluationStatus,
 } from '../../src/policy/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { channelOperation } from '../support/channel-operation.js';
 import { fakeFetch, json } from '../support/fake-fetch.js';
+import { rejection } from '../support/rejection.js';
 
 const PERMIT = `0x${'ab'.repeat(32)}`;
 const SEPOLIA = '16015286601757825753';
@@ -36,13 +36,6 @@ afterEach(() => {
   sandbox = undefined;
 });
 
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => expect.unreachable('expected the wait to fail'),
-    (error: unknown) => error,
-  );
-}
-
 describe('waitForEvaluation', () => {
   it("throws an EvaluationFailedError with the service's reason, in the message too", async () => {
     const fake = fakeFetch(
@@ -50,7 +43,7 @@ describe('waitForEvaluation', () => {
       json(200, { permit_id: PERMIT, status: 'rejected', reason: 'the wallet risk score is above the threshold' }),
     );
     const policy = createPolicyClient({ apiKey: 'key', fetch: fake.fetch });
-    const error = await caught(waitForEvaluation(policy, PERMIT, { intervalMs: 1 }));
+    const error = await rejection(waitForEvaluation(policy, PERMIT, { intervalMs: 1 }));
     expect(error).toBeInstanceOf(EvaluationFailedError);
     expect(error).toBeInstanceOf(PollFailedError);
     const failure = error as EvaluationFailedError;
@@ -64,7 +57,7 @@ describe('waitForEvaluation', () => {
 
   it('without a reason from the service, says only the status, and reason is undefined', async () => {
     const fake = fakeFetch(json(200, { permit_id: PERMIT, status: 'error', reason: null }));
-    const error = (await caught(waitForEvaluation(createPolicyClient({ apiKey: 'key', fetch: fake.fetch }), PERMIT))) as EvaluationFailedError;
+    const error = (await rejection(waitForEvaluation(createPolicyClient({ apiKey: 'key', fetch: fake.fetch }), PERMIT))) as EvaluationFailedError;
     expect(error.reason).toBeUndefined();
     expect(error.message).toBe(`evaluation ${PERMIT} ended in status \`error\``);
   });
@@ -72,7 +65,7 @@ describe('waitForEvaluation', () => {
   it('quotes at most 300 characters of a long reason in the message, and keeps the whole of it in reason', async () => {
     const long = 'x'.repeat(1_000);
     const fake = fakeFetch(json(200, { permit_id: PERMIT, status: 'rejected', reason: long }));
-    const error = (await caught(waitForEvaluation(createPolicyClient({ apiKey: 'key', fetch: fake.fetch }), PERMIT))) as EvaluationFailedError;
+    const error = (await rejection(waitForEvaluation(createPolicyClient({ apiKey: 'key', fetch: fake.fetch }), PERMIT))) as EvaluationFailedError;
     expect(error.reason).toBe(long);
     expect(error.message).toBe(`evaluation ${PERMIT} ended in status \`rejected\`: ${'x'.repeat(300)}…`);
   });
@@ -88,7 +81,7 @@ describe('waitForEvaluation', () => {
       chain_selector: SEPOLIA,
       unique_evaluation_id: 'failure-reasons-1',
     });
-    const error = (await caught(waitForEvaluation(policy, permit_id, { intervalMs: 20 }))) as EvaluationFailedError;
+    const error = (await rejection(waitForEvaluation(policy, permit_id, { intervalMs: 20 }))) as EvaluationFailedError;
     expect(error.status).toBe('rejected');
     expect(error.reason).toMatch(/risk score/);
     expect(error.message).toContain(error.reason!);
@@ -99,26 +92,12 @@ describe('operations', () => {
   async function failingOperation(): Promise<{ channels: ReturnType<typeof createChannelsClient>; ref: { channel_id: string; operation_id: string } }> {
     sandbox = createSandbox({ pace: 50 });
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch: sandbox.fetch });
-    const channel = await unwrap(channels.POST('/channels', { body: { name: 'reasons' } }));
-    const wallet = await unwrap(
-      channels.POST('/wallets', {
-        body: { name: 'treasury', wallet_owner_address: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2', chain_selector: SEPOLIA, wallet_type: 'ecdsa' },
-      }),
-    );
-    const operation = await createOperation(channels, channel.channel_id, {
-      chain_selector: SEPOLIA,
-      address: wallet.address,
-      wallet_operation_id: '1',
-      deadline: 0,
-      signature: `0x${'11'.repeat(65)}`,
-      transactions: [{ to: FAILING_TARGET, value: '0', data: '0x' }],
-    });
-    return { channels, ref: { channel_id: channel.channel_id, operation_id: operation.operation_id } };
+    return { channels, ref: await channelOperation(channels, { channelName: 'reasons', to: FAILING_TARGET, signature: `0x${'11'.repeat(65)}` }) };
   }
 
   it('waitForOperation throws an OperationFailedError typed as the operation', async () => {
     const { channels, ref } = await failingOperation();
-    const error = await caught(waitForOperation(channels, ref, { intervalMs: 20 }));
+    const error = await rejection(waitForOperation(channels, ref, { intervalMs: 20 }));
     expect(error).toBeInstanceOf(OperationFailedError);
     const failure = error as OperationFailedError;
     const operation: Operation = failure.resource;
@@ -128,7 +107,7 @@ describe('operations', () => {
 
   it("waitForOperationEvent carries the status event's status_reason", async () => {
     const { channels, ref } = await failingOperation();
-    const error = (await caught(waitForOperationEvent(channels, ref, 'confirmed', { intervalMs: 20 }))) as PollFailedError;
+    const error = (await rejection(waitForOperationEvent(channels, ref, 'confirmed', { intervalMs: 20 }))) as PollFailedError;
     expect(error).toBeInstanceOf(PollFailedError);
     expect(error.status).toBe('failed');
     expect(typeof error.reason).toBe('string');
