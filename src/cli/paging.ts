@@ -30,6 +30,11 @@ function reportTimePaging(start: number): PagingStrategy<number> {
   };
 }
 
+/** The strategy from the start position the user gave (`--offset`, `--page`, `--page-token`), or from its own first page. */
+function startingAt<Cursor>(strategy: PagingStrategy<Cursor>, start: unknown): PagingStrategy<Cursor> {
+  return start === undefined ? strategy : { ...strategy, first: start as Cursor };
+}
+
 export function pagingOf(api: CliApi, operation: CliOperation): Paging | undefined {
   if (operation.method !== 'GET') return undefined;
   const names = new Set(operation.params.filter((param) => param.in === 'query').map((param) => param.name));
@@ -44,8 +49,7 @@ export function pagingOf(api: CliApi, operation: CliOperation): Paging | undefin
       startParam: 'offset',
       strategy: async (start) => {
         const { offsetPaging, streamPositionPaging } = await strategies();
-        const base = events ? streamPositionPaging : offsetPaging;
-        return start === undefined ? base : { ...base, first: start as number };
+        return startingAt(events ? streamPositionPaging : offsetPaging, start);
       },
     };
   }
@@ -53,20 +57,14 @@ export function pagingOf(api: CliApi, operation: CliOperation): Paging | undefin
     return {
       sizeParam: 'page_size',
       startParam: 'page',
-      strategy: async (start) => {
-        const { pageNumberPaging } = await strategies();
-        return start === undefined ? pageNumberPaging : { ...pageNumberPaging, first: start as number };
-      },
+      strategy: async (start) => startingAt((await strategies()).pageNumberPaging, start),
     };
   }
   if (names.has('page_token')) {
     return {
       sizeParam: 'page_size',
       startParam: 'page_token',
-      strategy: async (start) => {
-        const { pageTokenPaging } = await strategies();
-        return start === undefined ? pageTokenPaging : { ...pageTokenPaging, first: start as string };
-      },
+      strategy: async (start) => startingAt((await strategies()).pageTokenPaging, start),
     };
   }
   return undefined;

@@ -33,6 +33,17 @@ describe('with a listening sandbox', () => {
   });
   const env = () => sandboxEnv(live.sandbox, live.listener);
 
+  it('--all starts where --offset or --page says', async () => {
+    for (const name of ['a', 'b', 'c', 'd']) expect((await cli(['channels', 'create-channel', '--data', JSON.stringify({ name })], { env: env() })).code).toBe(0);
+    const all = await cli(['channels', 'list-channels', '--all', '--limit', '2'], { env: env() });
+    const later = await cli(['channels', 'list-channels', '--all', '--limit', '2', '--offset', '2'], { env: env() });
+    expect(lines(later.stdout)).toEqual(lines(all.stdout).slice(2));
+    const engines = await cli(['coordinator', 'list-policy-engines', '--all', '--page-size', '1'], { env: env() });
+    const fromSecond = await cli(['coordinator', 'list-policy-engines', '--all', '--page-size', '1', '--page', '2'], { env: env() });
+    expect(lines(engines.stdout).length).toBeGreaterThanOrEqual(2);
+    expect(lines(fromSecond.stdout)).toEqual(lines(engines.stdout).slice(1));
+  });
+
   it('--all walks every page: channels by offset, the coordinator by page number, reports by time', async () => {
     for (const name of ['a', 'b', 'c', 'd']) expect((await cli(['channels', 'create-channel', '--data', JSON.stringify({ name })], { env: env() })).code).toBe(0);
     const channels = await cli(['channels', 'list-channels', '--all', '--limit', '2'], { env: env() });
