@@ -377,12 +377,6 @@ function memorySocket() {
 }
 
 /**
- * Messages with ever newer times, so no contender's deduplication drops one:
- * one real report per stream, its outer `observationsTimestamp` rewritten
- * (the blob keeps its own; decoding checks the stream ID, not the time).
- * Building a message is a string concatenation, the same for every contender.
- */
-/**
  * Messages of every feed, one second apart, made from one report per feed by
  * splicing the time in: into the envelope and into the signed blob's two
  * timestamp words (whose last eight hex digits hold a uint32), so each

@@ -167,6 +167,8 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   /** Connections that opened at least once: their next open is a reconnect. */
   private readonly everOpened = new Set<OriginConnection>();
   private heldDropped = 0;
+  /** A bound `latestSecond()` gave earlier (see `notInTheFuture`). */
+  private knownLatestSecond = -1;
   private started = false;
   private finished = false;
   private openCount = 0;
@@ -360,18 +362,28 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   }
 
   /**
+   * Whether second `t` is not in the future. The bound only grows, so one
+   * seen earlier still holds: the clock is read only for reports beyond it.
+   */
+  private notInTheFuture(t: number): boolean {
+    if (t <= this.knownLatestSecond) return true;
+    this.knownLatestSecond = this.latestSecond();
+    return t <= this.knownLatestSecond;
+  }
+
+  /**
    * True when the envelope agrees with the signed report and the report is
    * not from the future; otherwise it is skipped and reported. Only such a
    * report may move its stream's watermark, so neither a message that lies
    * nor a clock that runs ahead can push genuine reports out as late.
    */
   private trustworthy(feed: FeedState, report: Report, source: string): boolean {
-    const mismatch = envelopeMismatch(report, feed.hex);
+    const mismatch = envelopeMismatch(report, feed.signedHead);
     if (mismatch !== undefined) {
       this.skip(new ReportStreamMessageError('envelope_mismatch', source, mismatch));
       return false;
     }
-    if (report.observationsTimestamp > this.latestSecond()) {
+    if (!this.notInTheFuture(report.observationsTimestamp)) {
       const ahead = report.observationsTimestamp - Math.floor(this.now() / 1000);
       this.skip(
         new ReportStreamMessageError(

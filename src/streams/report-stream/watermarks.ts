@@ -1,3 +1,5 @@
+import { signedHeadOf } from './signed-fields.js';
+
 /**
  * How far back, in seconds of `observationsTimestamp`, a stream remembers
  * which reports it delivered. Copies from another origin or a resend come
@@ -23,8 +25,8 @@ export type Arrival = 'new' | 'duplicate' | 'late';
  * were delivered too (one bit per second, in a ring indexed by the second).
  */
 export class FeedState {
-  /** The ID in lowercase without `0x`, as the signed report holds it. */
-  readonly hex: string;
+  /** What its signed reports hold from the `feedId` word on (see `signedHeadOf`). */
+  readonly signedHead: string;
   /** `observationsTimestamp` of the newest report delivered; -1 before the first. */
   private latest = -1;
   private readonly recent = new Uint32Array(RECENT_WINDOW_SECONDS / 32);
@@ -38,7 +40,7 @@ export class FeedState {
     /** The ID as the caller gave it. */
     readonly feedID: string,
   ) {
-    this.hex = key.slice(2);
+    this.signedHead = signedHeadOf(key);
   }
 
   /** `observationsTimestamp` of the newest report delivered; -1 before the first. */
