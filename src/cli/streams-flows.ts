@@ -71,6 +71,12 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   }
 
   if (settings.apiKey === undefined) throw new CliUsageError('streams watch: the live stream is signed: give --api-key and --api-secret');
+  if (settings.wsUrl === undefined && settings.baseUrl !== undefined && !(Object.values(streams.STREAMS_BASE_URLS) as string[]).includes(settings.baseUrl.replace(/\/+$/, ''))) {
+    // The stream would refuse it anyway (a ConfigurationError); said here in the command line's words.
+    throw new CliUsageError(
+      `streams watch: the REST base URL is ${settings.baseUrl}, not a deployment's: give --ws-url (or SERVICE_SDK_STREAMS_WS_URL) with the WebSocket host of that service`,
+    );
+  }
   const live = streams.streamReports(client as never, feedIDs, {
     decode: true,
     ...(settings.wsUrl ? { wsUrl: settings.wsUrl } : {}),

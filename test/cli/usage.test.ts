@@ -56,6 +56,7 @@ const cases: [kind: string, argv: string[], stderr: RegExp][] = [
   ['--network', ['streams', 'list-streams', '--network', 'devnet'], /--network: expected one of testnet\|mainnet/],
   ['streams latest without a feed', ['streams', 'latest'], /expected at least one feed ID/],
   ['streams latest with a bad feed', ['streams', 'latest', '0x12'], /--feedID: expected string matching/],
+  ['streams watch with a base URL of its own and no WebSocket host', ['streams', 'watch', ETH_USD], /streams watch: .*give --ws-url \(or SERVICE_SDK_STREAMS_WS_URL\)/],
 ];
 
 describe('bad usage: exit 2, nothing sent', () => {
