@@ -158,6 +158,8 @@ function expectEveryCheck(expect: ExpectStatic, result: RunResult): void {
         sandboxLatest === undefined
           ? 'the latest report'
           : { ...sandboxReportOf(FIRST_DISCOVERED_FEED_ID, sandboxLatest), sameFeed: true, sameTime: true },
+      // A stream on a client made with `fetch: sandbox.fetch` and no URL: from the sandbox, in process, in every runtime.
+      streamed: { sameFeed: true, decodes: true, notBeforeLatest: true, origins: ['001', '002'], skipped: 0 },
     },
     liveStream: expect.anything(),
   });

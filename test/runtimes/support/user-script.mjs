@@ -53,6 +53,18 @@ async function sandboxChecks() {
     const reports = streams.createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch, retry: false });
     const [stream] = await streams.listStreams(reports);
     const latest = await streams.getLatestReport(reports, stream.feedID, { decode: true });
+    // The live stream on the same client: in process, with no URL given (nothing leaves the runtime).
+    const origins = [];
+    const live = streams.streamReports(reports, [stream.feedID], {
+      decode: true,
+      signal: AbortSignal.timeout(5_000),
+      onStatus: (event) => event.type === 'connected' && origins.push(event.origin),
+    });
+    let streamed;
+    for await (const report of live) {
+      streamed = report;
+      break;
+    }
     return {
       wallet: { sameId: read.wallet_id === created.wallet_id, name: read.name, chain_selector: read.chain_selector },
       latest: {
@@ -62,6 +74,13 @@ async function sandboxChecks() {
         sameTime: latest.decoded.observationsTimestamp === latest.observationsTimestamp,
         fullReport: latest.fullReport,
         decoded: canonical(latest.decoded),
+      },
+      streamed: streamed && {
+        sameFeed: streamed.feedID.toLowerCase() === stream.feedID.toLowerCase(),
+        decodes: streamed.decoded.observationsTimestamp === streamed.observationsTimestamp,
+        notBeforeLatest: streamed.observationsTimestamp >= latest.observationsTimestamp,
+        origins: [...new Set(origins)].sort(),
+        skipped: live.stats.skipped,
       },
     };
   } finally {
