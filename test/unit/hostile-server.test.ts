@@ -374,6 +374,25 @@ describe('8. pagination refuses a lying server', () => {
     expect(requests).toHaveLength(2);
   });
 
+  it('pages that come back after 4,500 items are still caught (the window keeps at least 5,000)', async () => {
+    // Bounded (200 pages), so a window too short fails here instead of walking forever.
+    const { origin, requests } = await server((_request, response, index) =>
+      sendJson(response, 200, { data: Array.from({ length: 100 }, (_, i) => ({ wallet_id: `w${(index % 45) * 100 + i}` })), has_more: index < 199 }),
+    );
+    const error = await collect(paginate(channelsAt(origin), '/wallets', { pageSize: 100 })).catch((e) => e);
+    expect(error).toBeInstanceOf(PaginationCycleError);
+    expect(requests).toHaveLength(46);
+  });
+
+  it('a long walk of distinct items (30,000) is never taken for a cycle', async () => {
+    const { origin, requests } = await server((_request, response, index) =>
+      sendJson(response, 200, { data: Array.from({ length: 100 }, (_, i) => ({ wallet_id: `w${index * 100 + i}` })), has_more: index < 299 }),
+    );
+    const items = await collect(paginate(channelsAt(origin), '/wallets', { pageSize: 100 }));
+    expect(items).toHaveLength(30_000);
+    expect(requests).toHaveLength(300);
+  });
+
   it('a page-token cycle A → B → A', async () => {
     const tokens = ['A', 'B', 'A', 'B'];
     const { origin, requests } = await server((_request, response, index) =>
