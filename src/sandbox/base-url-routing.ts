@@ -20,7 +20,8 @@
 import { apiKeyOf } from './auth.js';
 import type { SandboxCredentials } from './context.js';
 import { SandboxUsageError } from './errors.js';
-import { pathOf, route, routeIn, type RouteResult } from './router.js';
+import { pathWithQuery } from '../core/auth.js';
+import { route, routeIn, startsAtBoundary, type RouteResult } from './router.js';
 import type { SandboxApi } from './types.js';
 
 /** Base URLs the sandbox serves besides the defaults, each fit for that client's `baseUrl` option. */
@@ -79,7 +80,7 @@ interface Candidate {
 }
 
 function routeByPath(request: Request, credentials: SandboxCredentials): Served {
-  const target = pathOf(request.url);
+  const target = pathWithQuery(request.url);
   const queryStart = target.indexOf('?');
   const path = queryStart < 0 ? target : target.slice(0, queryStart);
   const query = queryStart < 0 ? '' : target.slice(queryStart);
@@ -202,12 +203,6 @@ function absoluteUrl(key: string, value: unknown): string {
     throw new SandboxUsageError(`createSandbox(): baseUrls.${key} must be an absolute http(s) URL without query, like a client's baseUrl`);
   }
   return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
-}
-
-function startsAtBoundary(text: string, prefix: string): boolean {
-  if (!text.startsWith(prefix)) return false;
-  const next = text.charAt(prefix.length);
-  return next === '' || next === '/' || next === '?';
 }
 
 /** `tail` is empty (the root) or starts with `/`, so a plain suffix test stops at a segment boundary. */

@@ -1,3 +1,4 @@
+import { pathWithQuery } from '../core/auth.js';
 import { operations as channelsOperations } from '../../generated/operations/channels.js';
 import { operations as coordinatorOperations } from '../../generated/operations/policy-coordinator.js';
 import { operations as evaluationOperations } from '../../generated/operations/policy-evaluation.js';
@@ -120,10 +121,10 @@ export type RouteResult =
  */
 export function route(method: string, url: string, local: boolean): RouteResult {
   const mount = MOUNTS.find(
-    (candidate) => (candidate.absolute || local) && startsAtBoundary(candidate.absolute ? url : pathOf(url), candidate.prefix),
+    (candidate) => (candidate.absolute || local) && startsAtBoundary(candidate.absolute ? url : pathWithQuery(url), candidate.prefix),
   );
   if (mount === undefined) return { kind: 'no_api' };
-  const below = (mount.absolute ? url : pathOf(url)).slice(mount.prefix.length) || '/';
+  const below = (mount.absolute ? url : pathWithQuery(url)).slice(mount.prefix.length) || '/';
   return routeIn(mount.api, method, below.startsWith('/') ? below : `/${below}`);
 }
 
@@ -148,15 +149,8 @@ export function routeIn(api: SandboxApi, method: string, target: string): Exclud
   return allowed.length > 0 ? { kind: 'bad_method', api, target, allowed } : { kind: 'no_route', api, target };
 }
 
-/** Path, query and fragment-free target of an absolute URL, as sent. */
-export function pathOf(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  if (start < 0) return '/';
-  const hash = url.indexOf('#', start);
-  return hash < 0 ? url.slice(start) : url.slice(start, hash);
-}
-
-function startsAtBoundary(text: string, prefix: string): boolean {
+/** `text` starts with `prefix`, and the prefix ends at a path segment (the end, `/` or `?` follows). */
+export function startsAtBoundary(text: string, prefix: string): boolean {
   if (!text.startsWith(prefix)) return false;
   const next = text.charAt(prefix.length);
   return next === '' || next === '/' || next === '?';
