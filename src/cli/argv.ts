@@ -3,6 +3,7 @@
  * that command knows: `--name value`, `--name=value`, `--switch`. An unknown
  * flag is a usage error naming it, with the nearest known one.
  */
+import { editDistance } from '../core/edit-distance.js';
 import { CliUsageError } from './errors.js';
 
 export interface FlagSpec {
@@ -54,25 +55,13 @@ export function nearest(name: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
   for (const candidate of candidates) {
-    const distance = editDistance(name, candidate);
+    const distance = editDistance(name, candidate, bestDistance);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 /** The last value of a flag, or undefined. */

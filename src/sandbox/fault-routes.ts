@@ -6,6 +6,7 @@
  * A route that names nothing would never fire, so a user's retry test would
  * pass without a fault; it is refused instead, with the closest names.
  */
+import { editDistance } from '../core/edit-distance.js';
 import { allRoutes } from './router.js';
 import type { SandboxApi } from './types.js';
 
@@ -128,22 +129,4 @@ function nearestNames(route: string): string[] {
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
     .slice(0, SUGGESTIONS)
     .map(({ name }) => name);
-}
-
-/** Levenshtein distance of `a` and `b`; stops early at `limit` (anything >= limit is as good as too far). */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) >= limit) return limit;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowBest = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      rowBest = Math.min(rowBest, current[j]!);
-    }
-    if (rowBest >= limit) return limit;
-    previous = current;
-  }
-  return previous[b.length]!;
 }
