@@ -45,17 +45,17 @@ export async function signingInputs(request: CapturedRequest): Promise<string[] 
   const timestamp = request.headers.find(([name]) => name.toLowerCase() === 'x-authorization-timestamp')?.[1];
   if (timestamp === undefined) return undefined;
   const { createHash } = await import('node:crypto');
-  const url = new URL(request.url);
   const bodyHash = createHash('sha256').update(request.body ?? '').digest('hex');
-  const pathWithQuery = request.url.slice(url.origin.length);
-  const { stringToSign } = await import('../core/auth.js');
+  // The signer's own functions: the path and text shown are those it signed.
+  const { pathWithQuery, stringToSign } = await import('../core/auth.js');
+  const path = pathWithQuery(request.url);
   return [
     'signing inputs (HMAC-SHA256 keyed with the API secret):',
     `  method      ${request.method}`,
-    `  path        ${pathWithQuery}`,
+    `  path        ${path}`,
     `  body sha256 ${bodyHash}`,
     `  api key     ${REDACTED}`,
     `  timestamp   ${timestamp}`,
-    `  signed text ${stringToSign(request.method, pathWithQuery, bodyHash, REDACTED, Number(timestamp))}`,
+    `  signed text ${stringToSign(request.method, path, bodyHash, REDACTED, Number(timestamp))}`,
   ];
 }

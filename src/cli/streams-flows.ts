@@ -71,18 +71,23 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   }
 
   if (settings.apiKey === undefined) throw new CliUsageError('streams watch: the live stream is signed: give --api-key and --api-secret');
-  if (settings.wsUrl === undefined && settings.baseUrl !== undefined && !(Object.values(streams.STREAMS_BASE_URLS) as string[]).includes(settings.baseUrl.replace(/\/+$/, ''))) {
-    // The stream would refuse it anyway (a ConfigurationError); said here in the command line's words.
-    throw new CliUsageError(
-      `streams watch: the REST base URL is ${settings.baseUrl}, not a deployment's: give --ws-url (or SERVICE_SDK_STREAMS_WS_URL) with the WebSocket host of that service`,
-    );
+  let live: ReturnType<typeof streams.streamReports<true>>;
+  try {
+    live = streams.streamReports(client as never, feedIDs, {
+      decode: true,
+      ...(settings.wsUrl ? { wsUrl: settings.wsUrl } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+      onStatus: (event) => io.stderr.write(`stream: ${describeEvent(event)}\n`),
+    });
+  } catch (error) {
+    // The stream refuses a base URL of its own with no WebSocket host: said here in the command line's words.
+    if (error instanceof streams.ConfigurationError && error.option === 'wsUrl' && settings.wsUrl === undefined) {
+      throw new CliUsageError(
+        `streams watch: the REST base URL is ${settings.baseUrl}, not a deployment's: give --ws-url (or SERVICE_SDK_STREAMS_WS_URL) with the WebSocket host of that service`,
+      );
+    }
+    throw error;
   }
-  const live = streams.streamReports(client as never, feedIDs, {
-    decode: true,
-    ...(settings.wsUrl ? { wsUrl: settings.wsUrl } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-    onStatus: (event) => io.stderr.write(`stream: ${describeEvent(event)}\n`),
-  });
   let seen = 0;
   try {
     for await (const report of live) {
