@@ -5,7 +5,7 @@
  * surface the stream's WHATWG adapter drives (`addEventListener`, `close`),
  * takes `{ headers }` like Bun's and Deno's, and is admitted exactly as the
  * listener's WebSocket server admits an upgrade (signature, stream IDs,
- * origin): a refusal is an `error` naming the status, then a `close`.
+ * origin): a refusal is an `error` with its `status`, then a `close`.
  * Events are dispatched on later turns, as a network socket's would be.
  */
 import type { LiveFeed } from './live-feed.js';
@@ -26,8 +26,9 @@ export function inProcessWebSocket(feed: LiveFeed) {
       void feed.admit(`${pathname}${search}`, new Headers(options?.headers)).then((admission) => {
         if (this.#ended) return;
         if (!admission.ok) {
-          // Worded as Deno words a refused upgrade, which the stream reads the status from.
-          this.#emit('error', { message: `failed to connect to WebSocket: Invalid status code: ${admission.refusal.status}` });
+          // The status as a field, which the stream's adapter reads before any runtime's wording.
+          const { status } = admission.refusal;
+          this.#emit('error', { status, message: `the WebSocket upgrade was answered with ${status}` });
           this.#end(1006);
           return;
         }

@@ -189,7 +189,7 @@ function whatwgFactory(WebSocket: WebSocketConstructor): SocketFactory {
     if (canPing) socket.addEventListener('pong', () => disposed || handlers.pong());
     socket.addEventListener('error', (event: { message?: string; error?: unknown; status?: number }) => {
       lastError = event.error ?? event.message;
-      // FetchUpgradeWebSocket tells the status; Bun and Deno word it in the message.
+      // FetchUpgradeWebSocket and the sandbox's in-process socket tell the status; Bun and Deno word it in the message.
       const status = event.status ?? STATUS_IN_MESSAGE.exec(String(event.message ?? ''))?.[1];
       if (status !== undefined) refusedStatus = Number(status);
     });
