@@ -8,11 +8,23 @@ import { parseDocument } from 'yaml';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
 
+/**
+ * The channels client as the README makes it: the API lives at each
+ * organisation's own address, so every sample passes it as `baseUrl`. One
+ * option a line, so the panel stays narrow.
+ */
+const CHANNELS_CLIENT = [
+  'const channels = createChannelsClient({',
+  '  apiKey: process.env.CHANNELS_API_KEY!,',
+  "  baseUrl: 'https://<org>.example/v1', // your organisation's address",
+  '});',
+].join('\n');
+
 /** How each API's client is made and reached in a sample. */
 const CLIENTS = {
   channels: {
     entry: 'channels',
-    create: "const channels = createChannelsClient({ apiKey: process.env.CHANNELS_API_KEY! });",
+    create: CHANNELS_CLIENT,
     factory: 'createChannelsClient',
     call: 'channels',
   },
@@ -49,10 +61,7 @@ const CLIENTS = {
 export const FIRST_CALL_SAMPLE = [
   "import { createChannelsClient, unwrap } from '@ourteam/service-sdk/channels';",
   '',
-  'const channels = createChannelsClient({',
-  '  apiKey: process.env.CHANNELS_API_KEY!,',
-  "  baseUrl: 'https://<org>.example/v1', // your organisation's address",
-  '});',
+  CHANNELS_CLIENT,
   "const networks = await unwrap(channels.GET('/networks'));",
   'for (const network of networks.data) console.log(network.name, network.chain_selector);',
 ].join('\n');

@@ -27,6 +27,17 @@ describe('SDK code samples of the reference docs', () => {
     }
   });
 
+  it('every channels sample makes its client at the organisation\'s address, as the README does', () => {
+    // The README's channels section: "The channels API lives at your organisation's own address: pass it as `baseUrl`."
+    const readmeClient = /createChannelsClient\(\{[^}]*baseUrl: 'https:\/\/<org>\.example\/v1'/;
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(readmeClient);
+    const samples = codeSamplesOf('channels', parse(bundleText('channels'))) as [string, string][];
+    expect(samples.length).toBeGreaterThan(0);
+    const without = samples.filter(([, source]) => !readmeClient.test(source)).map(([operationId]) => operationId);
+    expect(without, 'channels samples whose client has no baseUrl').toEqual([]);
+    expect(FIRST_CALL_SAMPLE).toMatch(readmeClient);
+  });
+
   it('every sample, and the first call of the docs index, compiles as a user module', { timeout: 180_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
