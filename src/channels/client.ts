@@ -5,8 +5,15 @@ import { ConfigurationError } from '../core/errors.js';
 import { EMPTY_SUCCESS } from '../../generated/operations/channels.js';
 import type { paths } from '../../generated/types/channels.js';
 
-export type { paths as ChannelsPaths, components as ChannelsComponents } from '../../generated/types/channels.js';
-export { API_VERSION as CHANNELS_API_VERSION } from '../../generated/operations/channels.js';
+import type { components } from '../../generated/types/channels.js';
+import { API_VERSION } from '../../generated/operations/channels.js';
+
+/** Every path of the channels API with its parameters, bodies and answers, as typed from the API description. */
+export type ChannelsPaths = paths;
+/** The channels API's schemas (`ChannelsComponents['schemas']['Wallet']`, …), as typed from the API description. */
+export type ChannelsComponents = components;
+/** The version (`info.version`) of the channels API description this client was generated from. */
+export const CHANNELS_API_VERSION = API_VERSION;
 
 /** The service's published address; each organisation may have its own `{base_url}` ending in `/v1`. */
 export const CHANNELS_DEFAULT_BASE_URL = 'https://cre-connect.api.chain.link/v1';
@@ -17,11 +24,13 @@ export const CHANNELS_DEFAULT_BASE_URL = 'https://cre-connect.api.chain.link/v1'
  */
 export const CHANNELS_DEDUP_KEYS = ['idempotency_key', 'wallet_operation_id'] as const;
 
+/** Options of `createChannelsClient`: the API key, the organisation's base URL, and the limits every client shares. */
 export interface ChannelsClientOptions extends CommonClientOptions {
   /** The organisation API key (`Authorization: Apikey <key>`). Keep it server-side. */
   apiKey: string;
 }
 
+/** A typed client of the channels API (`GET`, `POST`, … on the API's own paths), made by `createChannelsClient`. */
 export type ChannelsClient = Client<paths>;
 
 /** A typed client of the channels, wallets and operations API. */

@@ -30,6 +30,7 @@ import {
  */
 export type DraftSigner = (draft: Operation) => SignedDigest | Promise<SignedDigest>;
 
+/** What a `DraftSigner` returns: the operation's signing digest and the wallet signer's signature over it. */
 export interface SignedDigest {
   /** `0x` hex: 65 bytes from an ECDSA signer (`ecdsa`, `protected_ecdsa` wallets), 256 bytes from an RSA-2048 one (`rsa`, `protected_rsa`). */
   signature: string;
@@ -80,19 +81,24 @@ export class DraftOperationError extends SdkError {
 /**
  * Creating the draft gave an operation that can no longer be finalized
  * (`cancelled`, `expired`, `failed`): an earlier call with the same
- * `wallet_operation_id` got that far. Use a new `wallet_operation_id`.
+ * `wallet_operation_id` got that far. Use a new `wallet_operation_id`. A
+ * `DraftOperationError` of the `create` step, never resumable, so one
+ * `catch` covers every failure of the flow.
  */
-export class NotADraftError extends SdkError {
+export class NotADraftError extends DraftOperationError {
   override name = 'NotADraftError';
+  /** The operation as the service returned it, in the status it ended in. */
   readonly operation: Operation;
-  readonly channel_id: string;
   constructor(channelId: string, operation: Operation) {
-    super(
-      `operation ${operation.operation_id} (wallet_operation_id ${operation.wallet_operation_id}) in channel ${channelId} is \`${operation.status}\`, ` +
-        'not a draft to finalize: use a new wallet_operation_id',
-    );
+    super({
+      channel_id: channelId,
+      operation_id: operation.operation_id,
+      wallet_operation_id: operation.wallet_operation_id,
+      step: 'create',
+      cause: undefined,
+      problem: `the operation is \`${operation.status}\`, not a draft to finalize: use a new wallet_operation_id`,
+    });
     this.operation = operation;
-    this.channel_id = channelId;
   }
 }
 

@@ -1,7 +1,9 @@
 import { isApiError, type ApiError } from '../core/errors.js';
 import type { components } from '../../generated/types/channels.js';
 
+/** The error `type` values the channels API documents (`ApplicationErrorType`). */
 export type ChannelsErrorType = components['schemas']['ApplicationErrorType'];
+/** The error `code` values the channels API documents (`ApplicationErrorCode`). */
 export type ChannelsErrorCode = components['schemas']['ApplicationErrorCode'];
 
 /**

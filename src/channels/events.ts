@@ -8,7 +8,9 @@ import type { ChannelsClient, ChannelsComponents } from './client.js';
 import { hasReachedStage, OPERATION_FAILURE_STATUSES, type OperationStage } from './operations.js';
 
 type Schemas = ChannelsComponents['schemas'];
+/** An event of a channel's event log, as the channels API returns it. */
 export type ChannelEvent = Schemas['Event'];
+/** Every event type the channels API documents. */
 export type EventType = Schemas['EventType'];
 
 /** The event of each kind, so a check on `headers.type` narrows the payload. */
@@ -25,6 +27,7 @@ export function isEventOfType<T extends EventType>(event: ChannelEvent, type: T)
   return event.headers.type === type;
 }
 
+/** Options of `waitForEvent` and the event waits built on it. */
 export interface WaitForEventOptions {
   /** Read the stream from this position (`headers.offset`) on. Default: the latest page, then what follows. */
   fromOffset?: number;

@@ -3,8 +3,11 @@ import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
+/** An operation as the channels API returns it. */
 export type Operation = ChannelsComponents['schemas']['Operation'];
+/** Every status an operation can have, from `pending_signature` to `confirmed`, `failed`, `expired` or `cancelled`. */
 export type OperationStatus = ChannelsComponents['schemas']['OperationStatus'];
+/** The body of `POST /channels/{channel_id}/operations`. */
 export type CreateOperationBody = ChannelsComponents['schemas']['CreateOperation'];
 
 /** The stages an operation can be awaited to, in the order the chain reaches them. */
@@ -32,11 +35,13 @@ const STAGE_RANK: Record<OperationStatus, number> = {
 /** Statuses an operation never leaves without reaching its goal. */
 export const OPERATION_FAILURE_STATUSES: readonly OperationStatus[] = ['cancelled', 'expired', 'failed'];
 
+/** Names one operation: its channel and its ID. */
 export interface OperationRef {
   channel_id: string;
   operation_id: string;
 }
 
+/** Reads one operation. Throws `ApiError` on an error answer. */
 export function getOperation(channels: ChannelsClient, ref: OperationRef, signal?: AbortSignal): Promise<Operation> {
   return unwrap(channels.GET('/channels/{channel_id}/operations/{operation_id}', { params: { path: ref }, signal }));
 }
@@ -105,6 +110,7 @@ export class OperationFailedError extends PollFailedError<Operation, OperationSt
   override name = 'OperationFailedError';
 }
 
+/** Options of `waitForOperation`: the poll options, and the stage to wait for. */
 export interface WaitForOperationOptions extends PollOptions<OperationStatus> {
   /** The stage to wait for, or `cancelled`. Default `confirmed`. */
   until?: OperationStage | 'cancelled';

@@ -6,6 +6,7 @@ type Paging = 'limit' | 'offset';
 
 /** Every channels list: `limit`/`offset` in, `{…items, has_more}` out. */
 export type ChannelsListPath = ListPaths<ChannelsPaths, Paging, 'has_more'>;
+/** The item type of a channels list path (`ChannelsListItem<'/wallets'>` is a wallet). */
 export type ChannelsListItem<P extends ChannelsListPath> = ArrayItemOf<OkJson<GetOperation<ChannelsPaths, P>>>;
 
 /** On the event endpoints `offset` is a stream position (`headers.offset`), elsewhere a count of items skipped. */

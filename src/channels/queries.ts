@@ -3,8 +3,11 @@ import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
+/** A chain query as the channels API returns it. */
 export type Query = ChannelsComponents['schemas']['Query'];
+/** Every status a chain query can have. */
 export type QueryStatus = ChannelsComponents['schemas']['QueryStatus'];
+/** The body of `POST /channels/{channel_id}/queries`. */
 export type CreateQueryBody = ChannelsComponents['schemas']['CreateQuery'];
 type QueryAccepted = ChannelsComponents['schemas']['QueryAcceptedResponse'];
 
@@ -31,6 +34,7 @@ export async function createQuery(
   return { ...accepted, idempotency_key: withKey.idempotency_key };
 }
 
+/** Reads one chain query. Throws `ApiError` on an error answer. */
 export function getQuery(
   channels: ChannelsClient,
   ref: { channel_id: string; query_id: string },

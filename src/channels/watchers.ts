@@ -2,14 +2,18 @@ import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
+/** A watcher as the channels API returns it. */
 export type Watcher = ChannelsComponents['schemas']['Watcher'];
+/** Every status a watcher can have. */
 export type WatcherStatus = ChannelsComponents['schemas']['WatcherStatus'];
 
+/** Names one watcher: its channel and its ID. */
 export interface WatcherRef {
   channel_id: string;
   watcher_id: string;
 }
 
+/** Reads one watcher. Throws `ApiError` on an error answer. */
 export function getWatcher(channels: ChannelsClient, ref: WatcherRef, signal?: AbortSignal): Promise<Watcher> {
   return unwrap(channels.GET('/channels/{channel_id}/watchers/{watcher_id}', { params: { path: ref }, signal }));
 }

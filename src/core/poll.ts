@@ -4,6 +4,7 @@ import { ConfigurationError, InvalidResponseBodyError, SdkError } from './errors
 import { isRecord } from './shape.js';
 import { describe, durationOption } from './options.js';
 
+/** Options every wait takes: the pause between reads and how it grows, the overall limit, a signal, and a status callback. */
 export interface PollOptions<S extends string> {
   /** First wait between two reads, in ms. Default 1,000. */
   intervalMs?: number;

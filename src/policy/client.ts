@@ -6,18 +6,30 @@ import { ConfigurationError } from '../core/errors.js';
 import { EMPTY_SUCCESS as COORDINATOR_EMPTY_SUCCESS } from '../../generated/operations/policy-coordinator.js';
 import { EMPTY_SUCCESS as EVALUATION_EMPTY_SUCCESS } from '../../generated/operations/policy-evaluation.js';
 import { EMPTY_SUCCESS as REPORTING_EMPTY_SUCCESS } from '../../generated/operations/policy-reporting.js';
-import type { paths as CoordinatorPaths } from '../../generated/types/policy-coordinator.js';
-import type { paths as EvaluationPaths } from '../../generated/types/policy-evaluation.js';
-import type { paths as ReportingPaths } from '../../generated/types/policy-reporting.js';
+import type { paths as CoordinatorPathsOf } from '../../generated/types/policy-coordinator.js';
+import type { paths as EvaluationPathsOf } from '../../generated/types/policy-evaluation.js';
+import type { paths as ReportingPathsOf } from '../../generated/types/policy-reporting.js';
+import { API_VERSION as COORDINATOR_VERSION } from '../../generated/operations/policy-coordinator.js';
+import { API_VERSION as EVALUATION_VERSION } from '../../generated/operations/policy-evaluation.js';
+import { API_VERSION as REPORTING_VERSION } from '../../generated/operations/policy-reporting.js';
 
-export type { CoordinatorPaths, EvaluationPaths, ReportingPaths };
-export { API_VERSION as POLICY_COORDINATOR_API_VERSION } from '../../generated/operations/policy-coordinator.js';
-export { API_VERSION as POLICY_EVALUATION_API_VERSION } from '../../generated/operations/policy-evaluation.js';
-export { API_VERSION as POLICY_REPORTING_API_VERSION } from '../../generated/operations/policy-reporting.js';
+/** Every path of the policy coordinator API, as typed from its description. */
+export type CoordinatorPaths = CoordinatorPathsOf;
+/** Every path of the policy evaluation API, as typed from its description. */
+export type EvaluationPaths = EvaluationPathsOf;
+/** Every path of the policy reporting API, as typed from its description. */
+export type ReportingPaths = ReportingPathsOf;
+/** The version (`info.version`) of the policy coordinator API description this client was generated from. */
+export const POLICY_COORDINATOR_API_VERSION = COORDINATOR_VERSION;
+/** The version (`info.version`) of the policy evaluation API description this client was generated from. */
+export const POLICY_EVALUATION_API_VERSION = EVALUATION_VERSION;
+/** The version (`info.version`) of the policy reporting API description this client was generated from. */
+export const POLICY_REPORTING_API_VERSION = REPORTING_VERSION;
 
 /** The shared host of the three policy APIs. */
 export const POLICY_DEFAULT_HOST = 'https://ace.api.chain.link';
 
+/** Options of `createPolicyClient`: the API key, the host, and the limits every client shares. */
 export interface PolicyClientOptions extends Omit<CommonClientOptions, 'baseUrl'> {
   /** The organisation API key (`Authorization: Apikey <key>`). Keep it server-side. */
   apiKey: string;
@@ -27,6 +39,7 @@ export interface PolicyClientOptions extends Omit<CommonClientOptions, 'baseUrl'
   baseUrls?: Partial<Record<'coordinator' | 'evaluation' | 'reporting', string>>;
 }
 
+/** The three policy APIs' typed clients on one host and key: `coordinator`, `evaluation` and `reporting`, made by `createPolicyClient`. */
 export interface PolicyClient {
   /** Read-write management: `{host}/v1`. */
   coordinator: Client<CoordinatorPaths>;

@@ -42,6 +42,7 @@ export interface DecodedReportBase {
   rawVs: string;
 }
 
+/** A decoded V2 report: a price. */
 export interface DecodedReportV2 extends DecodedReportBase {
   version: 'V2';
   price: bigint;

@@ -72,6 +72,7 @@ export type HeadlineValues<R extends DecodedReport> = R extends DecodedReport
   ? readonly [HeadlineValue<HeadlineName<R['version']>>, ...HeadlineValue<HeadlineName<R['version']>>[]]
   : never;
 
+/** Options of `headlineValues`. */
 export interface HeadlineOptions {
   /**
    * Decimal places of the stream's values (default 18). The report does not

@@ -14,6 +14,7 @@ import { SandboxUsageError } from './errors.js';
 import { InjectedDrop } from './faults.js';
 import { requireNodeServer } from './node-server.js';
 
+/** Options of `sandbox.listen()`. */
 export interface ListenOptions {
   /** Interface to bind. Default `127.0.0.1`. */
   host?: string;
@@ -29,6 +30,7 @@ export interface SandboxBaseUrls {
   policy: string;
 }
 
+/** A sandbox served over HTTP on 127.0.0.1: its base URLs, and `close()`. */
 export interface SandboxListener {
   /** `http://host:port`. */
   readonly url: string;

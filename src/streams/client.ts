@@ -6,8 +6,15 @@ import { rememberStreamsClient } from './client-settings.js';
 import { EMPTY_SUCCESS } from '../../generated/operations/streams.js';
 import type { paths } from '../../generated/types/streams.js';
 
-export type { paths as StreamsPaths, components as StreamsComponents } from '../../generated/types/streams.js';
-export { API_VERSION as STREAMS_API_VERSION } from '../../generated/operations/streams.js';
+import type { components } from '../../generated/types/streams.js';
+import { API_VERSION } from '../../generated/operations/streams.js';
+
+/** Every path of the streams API with its parameters, bodies and answers, as typed from the API description. */
+export type StreamsPaths = paths;
+/** The streams API's schemas (`StreamsComponents['schemas']['Report']`, …), as typed from the API description. */
+export type StreamsComponents = components;
+/** The version (`info.version`) of the streams API description this client was generated from. */
+export const STREAMS_API_VERSION = API_VERSION;
 
 /** The two deployments of the report API. */
 export const STREAMS_BASE_URLS = Object.freeze({
@@ -15,8 +22,10 @@ export const STREAMS_BASE_URLS = Object.freeze({
   mainnet: 'https://api.dataengine.chain.link',
 });
 
+/** The networks whose streams service has a published address: `mainnet` and `testnet`. */
 export type StreamsNetwork = keyof typeof STREAMS_BASE_URLS;
 
+/** Options of `createStreamsClient`: the key and its secret, the network or base URL, and the limits every client shares. */
 export interface StreamsClientOptions extends CommonClientOptions {
   /** The key's identifier, a UUID. Omit both credentials for anonymous discovery only. */
   apiKey?: string;
@@ -26,6 +35,7 @@ export interface StreamsClientOptions extends CommonClientOptions {
   network?: StreamsNetwork;
 }
 
+/** A typed client of the streams API (`GET` on the API's own paths, each request signed), made by `createStreamsClient`. */
 export type StreamsClient = Client<paths>;
 
 /**
