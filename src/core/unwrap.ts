@@ -37,7 +37,7 @@ export async function unwrap<R extends FetchResult>(result: R | Promise<R>): Pro
   if (response.ok) {
     // A 204 says "no body" itself, but an operation documented with content
     // must not resolve `undefined`: only the spec's own empty answers pass.
-    // (No spec documents a 204 today; test/unit/empty-success.test.ts keeps it so.)
+    // (No spec documents a 204 today; a unit test keeps it so.)
     const emptyAllowed = info === undefined ? response.status === 204 : info.emptySuccessAllowed;
     if (!emptyAllowed) {
       throw new InvalidResponseBodyError(info && `${info.operation.method} ${info.operation.path}`, 'an empty body where the spec documents content');

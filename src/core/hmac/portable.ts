@@ -8,7 +8,7 @@ import type { HmacSigner } from './types.js';
  * The key is absorbed once into an HMAC state that is cloned per message, so
  * each signature costs two SHA-256 compressions of the message and no key
  * schedule. (Web Crypto's `subtle.sign` is asynchronous and measured several
- * times slower per request; see bench/README.md.)
+ * times slower per request, by the SDK's signing benchmark.)
  */
 export function createPortableSigner(secret: string): HmacSigner {
   const keyed = hmac.create(sha256, utf8ToBytes(secret));

@@ -13,7 +13,7 @@ import type { Report } from '../reports.js';
  * uint32 timestamps, one ABI word each, right after the canonical outer
  * head), so this reads three 64-digit words at fixed places of the hex
  * string: no decoding, about 0.3 µs per delivered report (a CPU profile of
- * the in-memory stream; bench/README.md, stream runs F and G).
+ * the in-memory stream, in the SDK's stream benchmark).
  */
 
 /** Where ABI word `byteOffset` of the report starts in its `0x…` hex string. */

@@ -10,12 +10,12 @@ import { FetchUpgradeWebSocket } from './fetch-upgrade-socket.js';
  *   undici's (Node 22's global) takes `headers` too but cannot send pings, so
  *   a dead peer is only noticed by silence; `ws` sends pings, reports the
  *   status of a refused upgrade, and is the de-facto standard (it is also
- *   what the vendor's SDK uses). `bench/stream.ts` measures both raw: `ws`
- *   took 1.1–1.2× the reports/s of undici's (bench/README.md).
+ *   what the vendor's SDK uses). Measured raw by the SDK's stream benchmark,
+ *   `ws` took 1.1–1.2× the reports/s of undici's.
  * - Bun 1.4 and Deno 2.9: their built-in WebSocket takes
  *   `new WebSocket(url, { headers })` and sends those headers (checked:
  *   streamReports run in Bun 1.4.5 and Deno 2.9.5 against the local service
- *   of test/support/report-server.ts, two origins, decoding, and a refused
+ *   of the SDK's tests, two origins, decoding, and a refused
  *   upgrade read as 401). Bun's can also ping (`ping()` and a `pong` event);
  *   Deno's cannot, so there liveness is watched through traffic.
  * - Cloudflare Workers (workerd): `fetch` with `Upgrade: websocket` carries
