@@ -1,6 +1,7 @@
 /**
  * The report codec's public side: decoding a Data Streams `fullReport` of any
- * schema version (V2 to V13) and reading its values. It is the package's
+ * schema version (V2 to V13), reading its values and verifying its
+ * signatures (`verifyReport`). It is the package's
  * `./report-decoder` entry on its own, and part of `./streams`.
  */
 export { decodeReport, reportVersionOf } from './decode.js';
@@ -47,3 +48,12 @@ export {
   type ReportFieldType,
   type ReportVersion,
 } from './layouts.js';
+export { verifyReport } from './verify.js';
+export {
+  ReportVerificationError,
+  type InvalidReport,
+  type ReportTrust,
+  type ReportVerification,
+  type ReportVerificationReason,
+  type ValidReport,
+} from './verify-types.js';

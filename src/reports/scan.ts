@@ -128,7 +128,8 @@ function jsEngine(capacity: number): ScanEngine {
 
 const PAGE = 1 << 16;
 
-function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
+/** The bytes of a base64 string (the `#…-wasm` imports' binaries; atob is in every runtime). */
+export function base64Bytes(base64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -1,0 +1,128 @@
+/**
+ * secp256k1 public-key recovery, as Ethereum's `ecrecover` precompile does
+ * it, for {@link verifyReport}: libsecp256k1 compiled to WebAssembly (the
+ * build tiny-secp256k1 2.x ships, whose tables make one recovery ~8–14 times
+ * faster than `@noble/curves`; bench/README.md, "Verify", has the figures and
+ * the options rejected).
+ *
+ * The binary comes through the package's `#secp256k1-wasm` import: base64,
+ * compiled here on first use, or, under the `workerd` condition, the `.wasm`
+ * module the runtime compiled. Only the module's own exports are used (its
+ * JavaScript wrapper reads the file with `node:fs`, which browsers, workers
+ * and edge runtimes lack): the hash and the signature are written into its
+ * input buffers, `recover` fills the public-key buffer.
+ *
+ * Semantics are the precompile's: r and s in [1, n − 1], no low-s rule, the
+ * recovery id 0 or 1 (v = 27 or 28) only; anything else recovers nothing.
+ */
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { SECP256K1_WASM } from '#secp256k1-wasm';
+import { SdkError } from '../core/sdk-error.js';
+import { base64Bytes } from './scan.js';
+
+/** The secp256k1 group order n, big-endian. */
+const ORDER = new Uint8Array([
+  0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
+  0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41,
+]);
+
+/** Uncompressed public key: 0x04, then x and y. */
+const PUBLIC_KEY_LENGTH = 65;
+
+/** The module's exports this file uses. */
+interface Secp256k1Exports {
+  readonly memory: WebAssembly.Memory;
+  readonly HASH_INPUT: WebAssembly.Global;
+  readonly SIGNATURE_INPUT: WebAssembly.Global;
+  readonly PUBLIC_KEY_INPUT: WebAssembly.Global;
+  recover(outputLength: number, recoveryId: number): number;
+}
+
+/** The instance's input and output buffers, views of its memory. */
+interface Engine {
+  readonly recover: (outputLength: number, recoveryId: number) => number;
+  readonly hash: Uint8Array;
+  readonly signature: Uint8Array;
+  readonly publicKey: Uint8Array;
+}
+
+let engine: Engine | undefined;
+
+/** The module's two imports: a seed for its context (only signing would use it) and its error callback. */
+const IMPORTS = {
+  './rand.js': {
+    generateInt32: (): number => {
+      const seed = new Int32Array(1);
+      globalThis.crypto?.getRandomValues(seed);
+      return seed[0]!;
+    },
+  },
+  './validate_error.js': {
+    throwError: (code: number): never => {
+      throw new SdkError(`secp256k1: the WebAssembly module refused its input (code ${code})`);
+    },
+  },
+};
+
+/** Compiles (once) and instantiates the module. */
+function loadEngine(): Engine {
+  let module: WebAssembly.Module;
+  try {
+    module = typeof SECP256K1_WASM === 'string' ? new WebAssembly.Module(base64Bytes(SECP256K1_WASM)) : SECP256K1_WASM;
+  } catch (cause) {
+    // workerd (and any runtime refusing code generation from bytes) needs the .wasm module of the `workerd` condition.
+    throw new SdkError(
+      `cannot verify report signatures here: this runtime refused to compile the secp256k1 WebAssembly module (${String(cause)}); ` +
+        'on Cloudflare Workers bundle with the `workerd` condition, which imports it as a .wasm module',
+    );
+  }
+  const exports = new WebAssembly.Instance(module, IMPORTS).exports as unknown as Secp256k1Exports;
+  const view = (global: WebAssembly.Global, length: number): Uint8Array =>
+    new Uint8Array(exports.memory.buffer, global.value as number, length);
+  return {
+    recover: exports.recover,
+    hash: view(exports.HASH_INPUT, 32),
+    signature: view(exports.SIGNATURE_INPUT, 64),
+    publicKey: view(exports.PUBLIC_KEY_INPUT, PUBLIC_KEY_LENGTH),
+  };
+}
+
+/** Whether 32 big-endian bytes at `offset` are a scalar in [1, n − 1]. */
+function isScalar(bytes: Uint8Array, offset: number): boolean {
+  let zero = true;
+  for (let i = 0; i < 32; i++) {
+    const b = bytes[offset + i]!;
+    if (b !== 0) zero = false;
+    const n = ORDER[i]!;
+    if (b !== n) {
+      // The first byte that differs decides the comparison with n.
+      if (b > n) return false;
+      for (let j = i + 1; j < 32 && zero; j++) if (bytes[offset + j] !== 0) zero = false;
+      return !zero;
+    }
+  }
+  return false; // equal to n
+}
+
+/** Lowercase hex of 20 bytes, `0x`-prefixed. */
+function addressHex(bytes: Uint8Array): string {
+  let hex = '0x';
+  for (let i = 12; i < 32; i++) hex += (bytes[i]! < 16 ? '0' : '') + bytes[i]!.toString(16);
+  return hex;
+}
+
+/**
+ * What `ecrecover(hash, v, r, s)` returns, as a lowercase `0x` address, or
+ * `undefined` where the precompile returns nothing: `signature` is r ‖ s
+ * (64 bytes), `v` is 27 or 28 for a recovery.
+ */
+export function ecrecover(hash: Uint8Array, signature: Uint8Array, v: number): string | undefined {
+  if ((v !== 27 && v !== 28) || !isScalar(signature, 0) || !isScalar(signature, 32)) return undefined;
+  // A grown memory detaches the views; the module allocates nothing to recover, but a stale view would fail silently.
+  if (engine === undefined || engine.hash.byteLength === 0) engine = loadEngine();
+  engine.hash.set(hash);
+  engine.signature.set(signature);
+  // 0: r is not the x of a point, or the recovered key is the point at infinity.
+  if (engine.recover(PUBLIC_KEY_LENGTH, v - 27) !== 1) return undefined;
+  return addressHex(keccak_256(engine.publicKey.subarray(1)));
+}

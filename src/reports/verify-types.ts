@@ -1,0 +1,60 @@
+/**
+ * The vocabulary of report verification: the trust a report is checked
+ * against, the verification's result and the error of the throwing paths.
+ * A module of its own so the REST helpers and the live stream can name them
+ * without the verifier itself.
+ */
+import { SdkError } from '../core/sdk-error.js';
+
+/**
+ * The oracle network configurations a report may be signed under, by config
+ * digest (`0x`-hex, any case): each one's fault tolerance `f` and its signer
+ * addresses (any case). A report of digest D is valid when exactly `f + 1`
+ * distinct signers of D's configuration signed it.
+ *
+ * It is what the verifier contract emitted (`ConfigSet`: digest, signers, `f`)
+ * for each stream; {@link readReportTrust} reads it from a chain.
+ */
+export type ReportTrust = Readonly<Record<string, { readonly f: number; readonly signers: readonly string[] }>>;
+
+/**
+ * Why a report is not valid:
+ * - `malformed`: not `0x`-hex, or not an ABI encoding of
+ *   `(bytes32[3], bytes, bytes32[], bytes32[], bytes32)`;
+ * - `unknown_config`: its config digest (`reportContext[0]`) is not in the trust;
+ * - `signature_count`: not exactly `f + 1` r values, or not as many s values as r values;
+ * - `not_a_signer`: a signature recovers an address that is not a signer of
+ *   the configuration, or none at all (r or s out of range, a v byte that is
+ *   not 0 or 1);
+ * - `duplicate_signer`: one signer signed twice.
+ */
+export type ReportVerificationReason = 'malformed' | 'unknown_config' | 'signature_count' | 'not_a_signer' | 'duplicate_signer';
+
+/** A report the trust vouches for: its config digest and the signers who signed it (recovered, in signature order, lowercase). */
+export interface ValidReport {
+  readonly valid: true;
+  readonly configDigest: string;
+  readonly signers: readonly string[];
+}
+
+/** A report the on-chain verifier would refuse, why, and a sentence saying so. */
+export interface InvalidReport {
+  readonly valid: false;
+  readonly reason: ReportVerificationReason;
+  readonly message: string;
+}
+
+/** What {@link verifyReport} returns. */
+export type ReportVerification = ValidReport | InvalidReport;
+
+/** A report failed verification where the SDK throws (`getLatestReport(…, { verify })` and its kin). */
+export class ReportVerificationError extends SdkError {
+  override readonly name = 'ReportVerificationError';
+  /** Why the report was refused. */
+  readonly reason: ReportVerificationReason;
+
+  constructor(failure: InvalidReport) {
+    super(`report not verified (${failure.reason}): ${failure.message}`);
+    this.reason = failure.reason;
+  }
+}
