@@ -105,3 +105,52 @@ describe('README claims: retries', () => {
     expect(requests() - before).toBe(3); // the first attempt and 2 retries
   });
 });
+
+describe('README claims: which calls are retried', () => {
+  it(readmeClaim('GET, PUT and DELETE are retried; a POST or PATCH only when its body carries the service\'s deduplication key'), async () => {
+    const { channels, requests, channel_id, address } = await frozenChannels();
+    sandbox!.inject({ route: 'createChannel', status: 503, times: Infinity });
+    let before = requests();
+    await rejection(unwrap(channels.POST('/channels', { body: { name: 'no key' } })));
+    expect(requests() - before).toBe(1);
+
+    sandbox!.inject({ route: 'createOperation', status: 503, times: Infinity });
+    before = requests();
+    const body = { chain_selector: SEPOLIA, address, wallet_operation_id: '5', deadline: 0, transactions: [{ to: TO, value: '0', data: '0x' }] };
+    await rejection(createOperation(channels, channel_id, body));
+    expect(requests() - before).toBe(3); // wallet_operation_id makes the POST safe to send again
+  });
+
+  it(readmeClaim('A `Retry-After` longer than `retry.maxRetryAfterMs` (default 60 s) or than what is left of the deadline is not waited out: the 429 or 503 comes back as an `ApiError` at once.'), async () => {
+    const { channels, requests } = await frozenChannels();
+    sandbox!.inject({ route: 'listNetworks', status: 503, retryAfter: 61, times: Infinity });
+    const before = requests();
+    const error = await rejection(unwrap(channels.GET('/networks')));
+    expect(error).toMatchObject({ name: 'ApiError', status: 503 });
+    expect(requests() - before).toBe(1);
+  });
+});
+
+describe('README claims: time limits', () => {
+  it(readmeClaim('Each attempt has `timeoutMs` (default 30 s) and the whole call, attempts, back-off, `Retry-After` waits and body included, has `deadlineMs` (default 60 s'), async () => {
+    // The test's clock, before the client reads it: the call's deadline counts on it too.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
+    const { channels, requests } = await frozenChannels();
+    sandbox!.inject({ route: 'listNetworks', delayMs: 3_600_000, times: Infinity }); // an answer that never comes in time
+    const before = requests();
+    const call = rejection(unwrap(channels.GET('/networks')));
+    const attemptsAt: number[] = [];
+    let settled: unknown;
+    void call.then((error) => (settled = error));
+    for (let elapsed = 0; settled === undefined && elapsed <= 120_000; elapsed += 100) {
+      if (requests() - before > attemptsAt.length) attemptsAt.push(elapsed);
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    // The first attempt times out at 30 s and is retried; the second runs into the 60 s deadline.
+    expect(settled).toMatchObject({ name: 'ApiTimeoutError', kind: 'deadline' });
+    expect(attemptsAt[0]).toBe(0);
+    expect(attemptsAt[1]).toBeGreaterThanOrEqual(30_000);
+    expect(attemptsAt[1]).toBeLessThanOrEqual(30_000 + 300 + 100);
+    expect(attemptsAt).toHaveLength(2);
+  });
+});
