@@ -1,0 +1,62 @@
+/**
+ * `@ourteam/service-sdk/sandbox/msw`: the offline sandbox as MSW 2 request
+ * handlers, for code that takes no `fetch` (a client made at module level,
+ * an application's own HTTP layer, `node:http`). The only module of the
+ * package that imports `msw`, an optional peer dependency.
+ */
+import { http, type HttpHandler } from 'msw';
+import { SandboxUsageError } from '../errors.js';
+import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
+import type { Sandbox } from '../sandbox.js';
+import { answerFromSandbox } from './answer.js';
+import { mswMounts, type MswMount } from './mounts.js';
+
+/** Options of `sandboxHandlers`. */
+export interface SandboxHandlersOptions {
+  /**
+   * Your clients' base URLs, by API, served besides the SDK's defaults
+   * (channels' default address, streams mainnet and testnet, the policy
+   * host), which are always served. Name your organisation's channels
+   * address here (e.g. `{ channels: 'https://acme.example/v1' }`); `policy`
+   * is the host, below which its three APIs live.
+   */
+  baseUrls?: SandboxBaseUrlsOption;
+}
+
+/**
+ * MSW 2 request handlers that answer every request under the APIs' base URLs
+ * from `sandbox`: with `setupServer(...sandboxHandlers(sandbox))` (Node) or
+ * `setupWorker(...)` (browsers), global `fetch`, `node:http`/`https` and the
+ * SDK's clients without a `fetch` option all reach the same stateful sandbox.
+ * A request under those base URLs that the sandbox does not serve is
+ * answered `404` with `{ type: 'SANDBOX_USAGE_ERROR', message }` naming why,
+ * never sent to the network; requests elsewhere are left to MSW's
+ * `onUnhandledRequest`. Streams' HMAC signatures are checked as the sandbox
+ * always checks them, and its faults (`sandbox.inject`) apply (`drop`
+ * is a network error).
+ *
+ * @throws SandboxUsageError when `sandbox` is not a sandbox or a base URL is
+ * not one a client would take.
+ */
+export function sandboxHandlers(sandbox: Sandbox, options: SandboxHandlersOptions = {}): HttpHandler[] {
+  if (sandbox === null || typeof sandbox !== 'object' || typeof sandbox.fetch !== 'function') {
+    throw new SandboxUsageError('sandboxHandlers(): the first argument must be a sandbox from createSandbox()');
+  }
+  if (options === null || typeof options !== 'object') throw new SandboxUsageError('sandboxHandlers(): options must be an object ({ baseUrls })');
+  return mswMounts(options.baseUrls).map((mount) => handlerFor(sandbox, mount));
+}
+
+/** One handler per base URL: MSW lists each with its own pattern (`server.listHandlers()`). */
+function handlerFor(sandbox: Sandbox, mount: MswMount): HttpHandler {
+  const under = new RegExp(`^${mount.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`);
+  return http.all(under, async ({ request }) => {
+    const url = mount.sandboxUrl(request.url);
+    if (url === request.url) return answerFromSandbox(sandbox, request);
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
+    return answerFromSandbox(sandbox, new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal }));
+  });
+}
+
+export { SANDBOX_USAGE_ERROR_TYPE } from './answer.js';
+export type { SandboxBaseUrlsOption } from '../base-url-routing.js';
+export { SandboxUsageError } from '../errors.js';

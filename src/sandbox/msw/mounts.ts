@@ -1,0 +1,91 @@
+/**
+ * Which URLs the MSW handlers take from the network, and what each becomes
+ * for `sandbox.fetch`. A handler knows which API its base URL is for, so
+ * it need not leave that to the sandbox's guess by path and key: a channels
+ * or policy request is handed over below that API's default base URL, where
+ * the sandbox routes it to its API alone (their Apikey auth covers no part
+ * of the URL). A streams request is handed over as sent: its HMAC signature
+ * covers the path and query byte for byte.
+ */
+import { pathWithQuery } from '../../core/auth.js';
+import { ConfigurationError } from '../../core/errors.js';
+import { baseUrlOption } from '../../core/options.js';
+import { POLICY_DEFAULT_HOST } from '../../policy/client.js';
+import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
+import { SandboxUsageError } from '../errors.js';
+import { DEFAULT_BASE_URLS } from '../router.js';
+
+type ApiName = keyof SandboxBaseUrlsOption;
+
+const API_NAMES: readonly ApiName[] = ['channels', 'streams', 'policy'];
+
+/** Where each API's requests are handed to the sandbox: the SDK's own defaults, which the sandbox serves by URL. */
+const SANDBOX_BASE: Record<ApiName, string | undefined> = {
+  channels: DEFAULT_BASE_URLS.channels[0],
+  // Streams requests keep their URL (signed).
+  streams: undefined,
+  policy: POLICY_DEFAULT_HOST,
+};
+
+/** What a client without a `baseUrl` reaches: served even when not named. */
+const DEFAULT_MOUNTS: readonly [ApiName, string][] = [
+  ['channels', DEFAULT_BASE_URLS.channels[0]!],
+  // Mainnet, testnet, and the WebSocket hosts over HTTPS (their signed `HEAD /`).
+  ...DEFAULT_BASE_URLS.streams.map((url): [ApiName, string] => ['streams', url]),
+  ['policy', POLICY_DEFAULT_HOST],
+];
+
+/** One base URL whose requests the sandbox serves. */
+export interface MswMount {
+  /** Origin and base path, without a trailing `/`. */
+  readonly base: string;
+  /** The URL to hand `sandbox.fetch` for `url`, a URL under `base`. */
+  sandboxUrl(url: string): string;
+}
+
+/**
+ * The mounts for `sandboxHandlers(sandbox, { baseUrls })`: the named base
+ * URLs and the SDK's defaults, longest first (a base path below another's
+ * wins). Bad values are a SandboxUsageError naming the field.
+ */
+export function mswMounts(baseUrls: unknown): MswMount[] {
+  const named = namedBaseUrls(baseUrls);
+  const bases = new Map<string, ApiName>(DEFAULT_MOUNTS.map(([api, url]) => [url, api]));
+  for (const [api, url] of named) bases.set(url, api);
+  return [...bases]
+    .map(([base, api]) => mount(base, SANDBOX_BASE[api]))
+    .sort((a, b) => b.base.length - a.base.length);
+}
+
+function mount(base: string, sandboxBase: string | undefined): MswMount {
+  if (sandboxBase === undefined || sandboxBase === base) return { base, sandboxUrl: (url) => url };
+  const basePath = base.slice(new URL(base).origin.length);
+  return { base, sandboxUrl: (url) => `${sandboxBase}${pathWithQuery(url).slice(basePath.length)}` };
+}
+
+function namedBaseUrls(baseUrls: unknown): [ApiName, string][] {
+  if (baseUrls === undefined) return [];
+  if (baseUrls === null || typeof baseUrls !== 'object' || Array.isArray(baseUrls)) {
+    throw new SandboxUsageError(`sandboxHandlers(): baseUrls must be an object ({ ${API_NAMES.join(', ')} })`);
+  }
+  const named: [ApiName, string][] = [];
+  for (const [key, value] of Object.entries(baseUrls)) {
+    if (!(API_NAMES as readonly string[]).includes(key)) {
+      throw new SandboxUsageError(`sandboxHandlers(): baseUrls.${key.slice(0, 40)} is not an API of the sandbox (known: ${API_NAMES.join(', ')})`);
+    }
+    if (value !== undefined) named.push([key as ApiName, clientBaseUrl(key, value)]);
+  }
+  return named;
+}
+
+/** A base URL as a client takes it (the client's own check, whose message never quotes the URL), without a trailing `/`. */
+function clientBaseUrl(key: string, value: unknown): string {
+  try {
+    baseUrlOption(value);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new SandboxUsageError(`sandboxHandlers(): baseUrls.${key} must be what a client's baseUrl takes: ${error.message}`, { cause: error });
+  }
+  const url = new URL(value as string);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
