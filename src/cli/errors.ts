@@ -22,4 +22,4 @@ export class CliProfileError extends CliUsageError {
 }
 
 /** The exit codes the command line documents. */
-export const EXIT = Object.freeze({ ok: 0, apiError: 1, usage: 2, noAnswer: 3, interrupted: 130 });
+export const EXIT = Object.freeze({ ok: 0, apiError: 1, usage: 2, noAnswer: 3, waitTimeout: 4, interrupted: 130 });

@@ -19,7 +19,8 @@ Credentials: --api-key, --api-secret (streams), --base-url, --network (streams),
 or SERVICE_SDK_<CHANNELS|STREAMS|POLICY>_<API_KEY|API_SECRET|BASE_URL|NETWORK>; or a profile.
 
 Output: JSON (pretty on a terminal), --output ndjson|table, --filter <JMESPath>.
-Exit codes: 0 ok, 1 the service answered an error, 2 bad usage (nothing sent), 3 no answer, 130 interrupted.
+Exit codes: 0 ok, 1 the service answered an error, 2 bad usage (nothing sent), 3 no answer,
+4 a --wait ran out of --wait-timeout (last state on stdout), 130 interrupted.
 `;
 
 export const COMMON_OPTIONS = `options:
@@ -28,6 +29,7 @@ export const COMMON_OPTIONS = `options:
   --filter <expr>          JMESPath applied to the result (to each item with --all)
   --all                    every page of a list, one item per line (NDJSON)
   --wait                   wait for the work started to end, statuses on stderr
+  --wait-timeout <dur>     how long --wait waits (500ms, 30s, 10m; default 10m), then exit 4
   --dry-run                print the request as curl (credentials redacted); send nothing
   --base-url <url>  --api-key <key>  --api-secret <secret>  --network testnet|mainnet  --profile <name>`;
 

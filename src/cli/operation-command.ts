@@ -18,7 +18,9 @@ import { checkParam } from './param-check.js';
 import { pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
 import type { CliOperation } from './spec-table.js';
-import { statusPrinter, waitFlowOf } from './waits.js';
+import { parseDuration } from './duration.js';
+import { followWork } from './follow-work.js';
+import { waitFlowOf } from './waits.js';
 
 /** Flags every operation takes, besides its parameters. */
 export const GLOBAL_FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
@@ -29,6 +31,7 @@ export const GLOBAL_FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagS
   ['all', { boolean: true }],
   ['wait', { boolean: true }],
   ['wait-interval', {}],
+  ['wait-timeout', {}],
   ['dry-run', { boolean: true }],
   ['base-url', {}],
   ['api-key', {}],
@@ -74,6 +77,9 @@ export function settingFlags(args: ParsedArgs): Partial<Record<keyof ApiSettings
   return flags;
 }
 
+/** How long `--wait` waits unless `--wait-timeout` says otherwise. */
+const DEFAULT_WAIT_TIMEOUT = '10m';
+
 function positiveNumber(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -104,6 +110,8 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   const waitFlow = wait ? waitFlowOf(api.spec, operation.id) : undefined;
   if (wait && waitFlow === undefined) throw new CliUsageError(`--wait: ${operation.name} starts no work to wait for`);
   const waitInterval = positiveNumber('wait-interval', lastValue(args, 'wait-interval'), 1_000);
+  const waitTimeoutText = lastValue(args, 'wait-timeout') ?? DEFAULT_WAIT_TIMEOUT;
+  const waitTimeout = parseDuration('wait-timeout', waitTimeoutText);
   const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
 
   const settings = await resolveSettings(api, settingFlags(args), lastValue(args, 'profile'), io);
@@ -133,18 +141,14 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   } else {
     value = await unwrap(result);
   }
+  let code = 0;
   if (waitFlow !== undefined) {
-    const onStatus = statusPrinter(io.stderr);
-    value = await waitFlow(client, value as Record<string, unknown>, params.path, body, {
-      intervalMs: waitInterval,
-      maxIntervalMs: Math.max(waitInterval, 1_000),
-      timeoutMs: 600_000,
-      onStatus,
-      ...(io.signal ? { signal: io.signal } : {}),
-    });
+    const followed = await followWork(waitFlow, client, value as Record<string, unknown>, params.path, body, { intervalMs: waitInterval, timeoutMs: waitTimeout, timeoutText: waitTimeoutText }, io);
+    value = followed.value;
+    code = followed.code;
   }
   await printResult(io.stdout, value, format, filter);
-  return 0;
+  return code;
 }
 
 /**

@@ -6,12 +6,15 @@
  *   `confirmed` (or `cancelled` when the body cancels it);
  * - channels createQuery: the query, to `completed`;
  * - evaluation requestEvaluation: the evaluation, to `ready`.
+ *
+ * A status only the caller can move (a draft's `pending_signature`) ends the
+ * wait at once: polling it could only run out the clock.
  */
 import type { PollOptions } from '../core/poll.js';
 import type { LooseClient } from './clients.js';
 import type { CliOutput } from './io.js';
 
-export type WaitFlow = (
+export type WaitRun = (
   client: LooseClient,
   started: Record<string, unknown>,
   path: Record<string, unknown>,
@@ -19,28 +22,67 @@ export type WaitFlow = (
   options: PollOptions<string>,
 ) => Promise<unknown>;
 
+export interface WaitFlow {
+  /** What the command did to it, for stderr: `created`. */
+  verb: string;
+  /** What is waited on, for stderr: `operation <id>`. */
+  what: (started: Record<string, unknown>, path: Record<string, unknown>) => string;
+  /** The status waited for, for stderr. */
+  goal: (body: unknown) => string;
+  /** Statuses only the caller can move, each with what the caller does next. */
+  callerStatuses: Readonly<Record<string, string>>;
+  run: WaitRun;
+}
+
+const cancelling = (body: unknown) => (body as { status?: unknown } | undefined)?.status === 'cancelled';
+
+const SIGN_DRAFT = 'it waits for your signature (sign it, then service-sdk channels finalize-or-cancel-operation --data \'{"status":"accepted","digest":…,"signature":…}\')';
+
 const WAITS: Record<string, WaitFlow> = {
-  'channels.createOperation': async (client, started, path, _body, options) => {
-    const { waitForOperation } = await import('../channels/operations.js');
-    return waitForOperation(client as never, { channel_id: path.channel_id as string, operation_id: started.operation_id as string }, options as never);
+  'channels.createOperation': {
+    verb: 'created',
+    what: (started) => `operation ${String(started.operation_id)}`,
+    goal: () => 'confirmed',
+    callerStatuses: { pending_signature: SIGN_DRAFT },
+    run: async (client, started, path, _body, options) => {
+      const { waitForOperation } = await import('../channels/operations.js');
+      return waitForOperation(client as never, { channel_id: path.channel_id as string, operation_id: started.operation_id as string }, options as never);
+    },
   },
-  'channels.finalizeOrCancelOperation': async (client, _started, path, body, options) => {
-    const { waitForOperation } = await import('../channels/operations.js');
-    const cancelling = (body as { status?: unknown } | undefined)?.status === 'cancelled';
-    return waitForOperation(
-      client as never,
-      { channel_id: path.channel_id as string, operation_id: path.operation_id as string },
-      { ...(options as object), until: cancelling ? 'cancelled' : 'confirmed' },
-    );
+  'channels.finalizeOrCancelOperation': {
+    verb: 'updated',
+    what: (_started, path) => `operation ${String(path.operation_id)}`,
+    goal: (body) => (cancelling(body) ? 'cancelled' : 'confirmed'),
+    callerStatuses: { pending_signature: SIGN_DRAFT },
+    run: async (client, _started, path, body, options) => {
+      const { waitForOperation } = await import('../channels/operations.js');
+      return waitForOperation(
+        client as never,
+        { channel_id: path.channel_id as string, operation_id: path.operation_id as string },
+        { ...(options as object), until: cancelling(body) ? 'cancelled' : 'confirmed' },
+      );
+    },
   },
-  'channels.createQuery': async (client, started, path, _body, options) => {
-    const { waitForQuery } = await import('../channels/queries.js');
-    return waitForQuery(client as never, { channel_id: path.channel_id as string, query_id: started.query_id as string }, options as never);
+  'channels.createQuery': {
+    verb: 'created',
+    what: (started) => `query ${String(started.query_id)}`,
+    goal: () => 'completed',
+    callerStatuses: {},
+    run: async (client, started, path, _body, options) => {
+      const { waitForQuery } = await import('../channels/queries.js');
+      return waitForQuery(client as never, { channel_id: path.channel_id as string, query_id: started.query_id as string }, options as never);
+    },
   },
-  'policy-evaluation.requestEvaluation': async (client, started, _path, _body, options) => {
-    const { waitForEvaluation } = await import('../policy/evaluation.js');
-    // waitForEvaluation reads through a PolicyClient; the evaluation client is the part it uses.
-    return waitForEvaluation({ evaluation: client } as never, started.permit_id as string, options as never);
+  'policy-evaluation.requestEvaluation': {
+    verb: 'requested',
+    what: (started) => `evaluation ${String(started.permit_id)}`,
+    goal: () => 'ready',
+    callerStatuses: {},
+    run: async (client, started, _path, _body, options) => {
+      const { waitForEvaluation } = await import('../policy/evaluation.js');
+      // waitForEvaluation reads through a PolicyClient; the evaluation client is the part it uses.
+      return waitForEvaluation({ evaluation: client } as never, started.permit_id as string, options as never);
+    },
   },
 };
 

@@ -3,50 +3,11 @@
 // streams from `service-sdk sandbox --json`, the old service-sdk-sandbox bin,
 // and bash completion run through the script `completion bash` prints.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT as root, finish, firstLine, start, track } from './support/bin-process.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = join(root, 'src', 'cli', 'bin.ts');
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
-
-const started: ChildProcessWithoutNullStreams[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-function start(args: string[], env: Record<string, string> = {}, bin = BIN): ChildProcessWithoutNullStreams {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { cwd: root, env: { PATH: process.env.PATH!, HOME: '/nonexistent', ...env } });
-  started.push(child);
-  return child;
-}
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function finish(child: ChildProcessWithoutNullStreams): Promise<Finished> {
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-function firstLine(child: ChildProcessWithoutNullStreams): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', (line) => {
-      lines.close();
-      resolve(line);
-    });
-    child.once('close', () => reject(new Error('exited before printing a line')));
-  });
-}
 
 describe('service-sdk as a process', () => {
   it('exits 0 on --help, 2 on bad usage, 3 when nothing answers', async () => {
@@ -127,7 +88,7 @@ describe('service-sdk as a process', () => {
       complete_words service-sdk coordinator list-policy-implementations --policy-kind o
     `;
     const bash = spawn('bash', ['-c', script], { cwd: root, env: { PATH: process.env.PATH!, HOME: '/nonexistent' } });
-    started.push(bash as ChildProcessWithoutNullStreams);
+    track(bash as ChildProcessWithoutNullStreams);
     const { code, stdout, stderr } = await finish(bash as ChildProcessWithoutNullStreams);
     expect([code, stderr]).toEqual([0, '']);
     expect(stdout.trim().split('\n')).toEqual([

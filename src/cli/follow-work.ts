@@ -1,0 +1,101 @@
+/**
+ * Runs a `--wait` (src/cli/waits.ts) so that it never traps and loses
+ * nothing: the ID of what was started is on stderr before the wait; a status
+ * only the caller can move ends it at once (exit 0); `--wait-timeout` ends
+ * it with the last state seen (exit 4); Ctrl-C ends it with the last state
+ * seen (exit 130). A wait that ends in a failure status is thrown as the
+ * SDK's PollFailedError, which the entry reports (exit 1).
+ */
+import { EXIT } from './errors.js';
+import type { LooseClient } from './clients.js';
+import type { CliIo } from './io.js';
+import { statusPrinter, type WaitFlow } from './waits.js';
+
+export interface FollowOptions {
+  intervalMs: number;
+  timeoutMs: number;
+  /** The timeout as the user gave it (`10m`), for stderr. */
+  timeoutText: string;
+}
+
+export interface Followed {
+  /** The resource to print: the settled one, or the last state seen. */
+  value: unknown;
+  code: number;
+}
+
+/** Why the wait was stopped from inside, told apart from Ctrl-C. */
+class CallerStatus extends Error {}
+
+export async function followWork(
+  flow: WaitFlow,
+  client: LooseClient,
+  started: Record<string, unknown>,
+  path: Record<string, unknown>,
+  body: unknown,
+  options: FollowOptions,
+  io: CliIo,
+): Promise<Followed> {
+  const what = flow.what(started, path);
+  const atOnce = callerStatusOf(flow, started);
+  io.stderr.write(`${flow.verb} ${what}`);
+  if (atOnce !== undefined) {
+    io.stderr.write(`; not waiting: it is ${atOnce.status}: ${atOnce.advice}\n`);
+    return { value: started, code: EXIT.ok };
+  }
+  io.stderr.write(`; waiting for ${flow.goal(body)} (--wait-timeout ${options.timeoutText}; Ctrl-C stops waiting and prints the last state)\n`);
+
+  let last: unknown = started;
+  const recording = recordReads(client, (data) => (last = data));
+  const stop = new AbortController();
+  const signal = io.signal === undefined ? stop.signal : AbortSignal.any([io.signal, stop.signal]);
+  const printStatus = statusPrinter(io.stderr);
+  try {
+    const value = await flow.run(recording, started, path, body, {
+      intervalMs: options.intervalMs,
+      maxIntervalMs: Math.max(options.intervalMs, 1_000),
+      timeoutMs: options.timeoutMs,
+      signal,
+      onStatus: (status) => {
+        printStatus(status);
+        if (flow.callerStatuses[status] !== undefined) stop.abort(new CallerStatus(status));
+      },
+    });
+    return { value, code: EXIT.ok };
+  } catch (error) {
+    if (stop.signal.aborted) {
+      const status = (stop.signal.reason as CallerStatus).message;
+      io.stderr.write(`${what} is ${status}: ${flow.callerStatuses[status]}; not waiting\n`);
+      return { value: last, code: EXIT.ok };
+    }
+    if (io.signal?.aborted) {
+      io.stderr.write('interrupted: the last state seen is on stdout\n');
+      return { value: last, code: EXIT.interrupted };
+    }
+    const { PollTimeoutError } = await import('../core/poll.js');
+    if (error instanceof PollTimeoutError) {
+      io.stderr.write(`service-sdk: ${error.message}; the last state seen is on stdout (a longer --wait-timeout waits more)\n`);
+      return { value: error.lastResource ?? last, code: EXIT.waitTimeout };
+    }
+    throw error;
+  }
+}
+
+function callerStatusOf(flow: WaitFlow, resource: Record<string, unknown>): { status: string; advice: string } | undefined {
+  const status = resource.status;
+  if (typeof status !== 'string') return undefined;
+  const advice = flow.callerStatuses[status];
+  return advice === undefined ? undefined : { status, advice };
+}
+
+/** The client, with every read's data handed to `seen`: the last state is at hand whenever the wait stops. */
+function recordReads(client: LooseClient, seen: (data: unknown) => void): LooseClient {
+  return {
+    ...client,
+    GET: async (path, init) => {
+      const result = await client.GET(path, init);
+      if (result.data !== undefined) seen(result.data);
+      return result;
+    },
+  };
+}
