@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import initWabt from 'wabt';
 import { parse, stringify } from 'yaml';
-import { requestChecksModule } from './lib/request-checks.mjs';
+import { requestChecksModule, requestChecksRuntime } from './lib/request-checks.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -44,6 +44,8 @@ mkdirSync(join(outDir, 'openapi'), { recursive: true });
 mkdirSync(join(outDir, 'types'), { recursive: true });
 mkdirSync(join(outDir, 'operations'), { recursive: true });
 mkdirSync(join(outDir, 'request-checks'), { recursive: true });
+// What every API's request checks import at run time (Ajv's helpers and the formats, bundled).
+writeFileSync(join(outDir, 'request-checks', 'runtime.ts'), requestChecksRuntime(root));
 
 const only = args.includes('--api') ? args[args.indexOf('--api') + 1] : undefined;
 for (const api of apis.filter((name) => only === undefined || name === only)) {

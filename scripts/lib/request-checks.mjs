@@ -16,15 +16,36 @@
 //   all 126 operations (54 kB -> 107 kB), about +19 kB for the interpreter and
 //   the request schemas. Speed won: the sandbox serves test suites, which send
 //   thousands of requests; its bundle is loaded once and never by the clients.
-// The code needs Ajv's small run-time helpers (ucs2length, equal, the formats),
-// so ajv and ajv-formats are production dependencies of the package.
-import AjvModule from 'ajv';
+//
+// How the code is made, with no edit of code text:
+// - OpenAPI 3.1 schemas are JSON Schema 2020-12: Ajv's 2020-12 class, in
+//   strict mode, so a keyword Ajv does not understand fails the build instead
+//   of being ignored (OpenAPI's annotation keywords are declared as such);
+// - Ajv writes its standalone code as CommonJS; each of an API's two
+//   validator sets (parameters, bodies) is placed as it is in a function of
+//   its own, whose `exports` and `require` are that function's parameters, so
+//   Ajv's names (`validate0`, `schema1`, …) cannot meet the other set's;
+// - `require` there is the one of `runtime.ts`, Ajv's run-time helpers and
+//   ajv-formats' formats bundled by esbuild at generate time
+//   (`requestChecksRuntime()`): the package needs neither ajv nor
+//   ajv-formats at run time, and no deep import into them.
+import { buildSync } from 'esbuild';
+import Ajv2020Module from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 
 const standaloneCode = standaloneModule.default ?? standaloneModule;
-const Ajv = AjvModule.default ?? AjvModule;
+const Ajv2020 = Ajv2020Module.default ?? Ajv2020Module;
 const addFormats = formatsPlugin.default ?? formatsPlugin;
+
+/**
+ * The modules Ajv's code may `require`, bundled into `runtime.ts`. A spec
+ * whose checks need another one fails the build, naming it.
+ */
+const RUNTIME_MODULES = ['ajv/dist/runtime/ucs2length', 'ajv/dist/runtime/equal', 'ajv-formats/dist/formats'];
+
+/** OpenAPI's keywords that carry no constraint: annotations for Ajv (strict mode refuses unknown ones). */
+const OPENAPI_ANNOTATIONS = ['example', 'xml', 'externalDocs'];
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 const ID = 'https://request-checks.local/';
@@ -47,22 +68,60 @@ function escape(segment) {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Makes a schema of the bundle point into the bundle from outside it (`#/x` → `<id>#/x`). */
-function anchored(schema, bundleId) {
-  if (Array.isArray(schema)) return schema.map((item) => anchored(item, bundleId));
+/** Where a component schema lives in the schema resource the checks compile: `#/$defs/<name>`. */
+const COMPONENT_SCHEMAS = '#/components/schemas/';
+
+/**
+ * A schema of the bundle with its `$ref`s turned into the schema resource's
+ * (`#/components/schemas/X` → `<base>#/$defs/X`); `base` is '' inside the
+ * resource and its `$id` outside it. A `$ref` to anything but a component
+ * schema fails the build: the checks would not find it.
+ */
+function anchored(schema, base) {
+  if (Array.isArray(schema)) return schema.map((item) => anchored(item, base));
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${bundleId}${value}` : anchored(value, bundleId),
-    ]),
+    Object.entries(schema).map(([key, value]) => {
+      if (key !== '$ref' || typeof value !== 'string') return [key, anchored(value, base)];
+      if (!value.startsWith(COMPONENT_SCHEMAS)) throw new Error(`request checks: a schema refers to ${value}, not to a component schema`);
+      return [key, `${base}#/$defs/${value.slice(COMPONENT_SCHEMAS.length)}`];
+    }),
   );
+}
+
+/** The `$defs` name of an operation's JSON body: `:` appears in no component name, so it meets none. */
+const bodyDef = (operationId) => `body:${operationId}`;
+
+/**
+ * The JSON Schema 2020-12 resource the checks compile against: every
+ * component schema and every operation's JSON body under `$defs`. (An OpenAPI
+ * document itself is not a schema: strict mode would refuse `openapi`,
+ * `paths`, … as unknown keywords.)
+ */
+function schemaResource(document, operations, bundleId) {
+  const $defs = anchored(document.components?.schemas ?? {}, '');
+  for (const operation of operations) {
+    if (operation.bodySchema !== undefined) $defs[bodyDef(operation.operationId)] = anchored(operation.bodySchema, '');
+  }
+  return { $id: bundleId, $defs };
+}
+
+/** The `x-…` keywords used anywhere in `schema`: annotations, declared to Ajv as such. */
+function extensionKeywords(schema, found = new Set()) {
+  if (Array.isArray(schema)) schema.forEach((item) => extensionKeywords(item, found));
+  else if (schema !== null && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key.startsWith('x-')) found.add(key);
+      extensionKeywords(value, found);
+    }
+  }
+  return found;
 }
 
 /**
  * The operations of a bundle with what the check needs: the parameters (path
- * level and operation level, the latter winning), the JSON body schema's
- * pointer, and the refusal statuses the operation documents.
+ * level and operation level, the latter winning), the JSON body schema (and
+ * its pointer), and the refusal statuses the operation documents.
  */
 export function operationsOf(document) {
   const operations = [];
@@ -94,6 +153,7 @@ export function operationsOf(document) {
         path,
         parameters: [...byKey.values()],
         bodyPointer,
+        bodySchema: json?.schema,
         bodyRequired: json !== undefined && body.required === true,
         refusals,
       });
@@ -105,22 +165,32 @@ export function operationsOf(document) {
 /**
  * The schema of an operation's parameters as the sandbox hands them over:
  * `{ path: {...}, query: {...}, header: {...} }`, every value a string (or a
- * list of strings for array parameters), coerced to the declared types.
- * Header names are lowercase, as `Headers` gives them. Security headers are
- * left to authentication, which runs first.
+ * list of strings for array parameters), coerced to the declared types and
+ * given the declared defaults, which the handlers then read. Header names are
+ * lowercase, as `Headers` gives them. Security headers are left to
+ * authentication, which runs first.
  */
-function parametersSchema(operation, bundleId) {
+function parametersSchema(operation, document, bundleId) {
   const groups = { path: {}, query: {}, header: {} };
   const required = { path: [], query: [], header: [] };
   for (const parameter of operation.parameters) {
     if (!(parameter.in in groups) || parameter.schema === undefined) continue;
     const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
     if (parameter.in === 'header' && !declaredHeaders(operation).includes(name)) continue;
-    groups[parameter.in][name] = anchored(parameter.schema, bundleId);
+    groups[parameter.in][name] = withDefault(anchored(parameter.schema, bundleId), deref(document, parameter.schema));
     if (parameter.required === true) required[parameter.in].push(name);
   }
   const group = (where) => ({ type: 'object', properties: groups[where], ...(required[where].length > 0 ? { required: required[where] } : {}) });
   return { type: 'object', properties: { path: group('path'), query: group('query'), header: group('header') } };
+}
+
+/**
+ * Ajv's `useDefaults` reads a property's `default` from the property's own
+ * schema, not through a `$ref`: a parameter whose schema is a reference
+ * carries the referenced schema's default beside it.
+ */
+function withDefault(schema, resolved) {
+  return schema.$ref !== undefined && schema.default === undefined && resolved?.default !== undefined ? { ...schema, default: resolved.default } : schema;
 }
 
 /** How each query parameter is read: `single`, `repeated` (form, exploded array) or `comma` (form, not exploded). */
@@ -143,33 +213,32 @@ function declaredHeaders(operation) {
     .filter((name) => !/^(authorization|x-authorization-)/.test(name));
 }
 
-/** Ajv's run-time helpers are CommonJS: imported as namespaces and unwrapped the same way under Node and bundlers. */
-const INTEROP = `const commonjs = (namespace) => (namespace.default && typeof namespace.default === 'object' && namespace.default.__esModule ? namespace.default : namespace);\n`;
-
-/** Ajv writes `require("x")` for its helpers; the module is ESM, so each becomes an import. */
-function requiresToImports(code) {
-  const modules = [];
-  const body = code.replace(/require\("([^"]+)"\)/g, (_, specifier) => {
-    let index = modules.indexOf(specifier);
-    if (index < 0) index = modules.push(specifier) - 1;
-    return `helper${index}`;
+/** An Ajv for the checks: 2020-12, strict, OpenAPI's annotations and the resource's `x-…` keywords declared. */
+function makeAjv(resource, options) {
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: false,
+    messages: false,
+    inlineRefs: false,
+    validateFormats: true,
+    // `oneOf` with a `discriminator` picks its branch by the named property, so a refusal names what that branch lacks.
+    discriminator: true,
+    code: { source: true, esm: false, lines: false, optimize: true },
+    ...options,
   });
-  const allowed = /^(ajv\/dist\/runtime\/[a-z0-9]+|ajv-formats\/dist\/formats)$/;
-  for (const specifier of modules) {
-    if (!allowed.test(specifier)) throw new Error(`request checks: unexpected run-time module ${specifier}`);
-  }
-  const imports = modules.map((specifier, index) => `import * as helper${index}Module from '${specifier}.js';`).join('\n');
-  const unwrap = modules.map((_, index) => `const helper${index} = commonjs(helper${index}Module);`).join('\n');
-  return `${imports}\n${INTEROP}${unwrap}\n${body}`;
+  addFormats(ajv, { mode: 'fast' });
+  for (const keyword of [...OPENAPI_ANNOTATIONS, ...extensionKeywords(resource)]) ajv.addKeyword({ keyword });
+  ajv.addSchema(resource);
+  return ajv;
 }
 
 /**
- * The document as Ajv is given it: each `discriminator` without its
+ * The resource as Ajv is given it: each `discriminator` without its
  * `mapping` (Ajv reads the branch from the property's `const`/`enum`), or
  * dropped where Ajv cannot use it (the `oneOf` then reports every branch).
  */
-function withUsableDiscriminators(document, makeAjv) {
-  const copy = structuredClone(document);
+function withUsableDiscriminators(original) {
+  const resource = structuredClone(original);
   const found = [];
   const walk = (node, pointer) => {
     if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${pointer}/${index}`));
@@ -183,67 +252,53 @@ function withUsableDiscriminators(document, makeAjv) {
       for (const [key, value] of Object.entries(node)) walk(value, `${pointer}/${escape(key)}`);
     }
   };
-  walk(copy, '#');
+  walk(resource, '#');
   for (const { node, pointer } of found) {
-    const ajv = makeAjv(copy);
     try {
-      ajv.compile({ $ref: `${ID}probe${pointer}` });
+      makeAjv(resource).compile({ $ref: `${resource.$id}${encodeURI(pointer)}` });
     } catch {
       delete node.discriminator;
     }
   }
-  return copy;
+  return resource;
 }
 
-/** The module text of one API's request checks. */
-export function requestChecksModule(api, original) {
-  const bundleId = `${ID}${api}`;
-  const makeAjv = (coerceTypes) => {
-    const ajv = new Ajv({
-      strict: false,
-      allErrors: false,
-      messages: false,
-      inlineRefs: false,
-      coerceTypes,
-      validateFormats: true,
-      // `oneOf` with a `discriminator` picks its branch by the named property, so a refusal names what that branch lacks.
-      discriminator: true,
-      code: { source: true, esm: true, lines: false, optimize: true, formats: undefined },
-    });
-    addFormats(ajv, { mode: 'fast' });
-    // OpenAPI's own keywords carry no constraint; they are annotations here.
-    for (const keyword of ['example', 'xml', 'externalDocs', 'x-decision']) ajv.addKeyword({ keyword });
-    ajv.addSchema(document, bundleId);
-    return ajv;
-  };
-  const document = withUsableDiscriminators(original, (probe) => {
-    const ajv = new Ajv({ strict: false, discriminator: true, code: { source: true } });
-    addFormats(ajv, { mode: 'fast' });
-    for (const keyword of ['example', 'xml', 'externalDocs', 'x-decision']) ajv.addKeyword({ keyword });
-    ajv.addSchema(probe, `${ID}probe`);
-    return ajv;
-  });
-  // Parameters arrive as text and are coerced to their declared types; bodies are JSON and are not.
-  const parametersAjv = makeAjv('array');
-  const bodyAjv = makeAjv(false);
+/**
+ * Standalone code (CommonJS, as Ajv writes it) placed as it is in a function
+ * of its own: its names stay inside, its `exports` and `require` are the
+ * function's. The code is never edited; the `require` it calls is checked
+ * against `RUNTIME_MODULES` when the module loads, and here first.
+ */
+function scoped(name, code) {
+  for (const [, specifier] of code.matchAll(/require\("([^"]+)"\)/g)) {
+    if (!RUNTIME_MODULES.includes(specifier)) throw new Error(`request checks: Ajv's code needs ${specifier}; add it to RUNTIME_MODULES in scripts/lib/request-checks.mjs`);
+  }
+  return `const ${name} = ((exports, require) => {\n${code}\nreturn exports;\n})({}, runtimeRequire);\n`;
+}
+
+/**
+ * The module text of one API's request checks. It imports `./runtime.js`
+ * (`requestChecksRuntime()`), which must be written beside it.
+ */
+export function requestChecksModule(api, document) {
+  const bundleId = `https://request-checks.local/${api}`;
   const operations = operationsOf(document);
+  const resource = withUsableDiscriminators(schemaResource(document, operations, bundleId));
+  // Parameters arrive as text: coerced to their declared types, absent ones given their defaults. Bodies are JSON and are neither.
+  const parametersAjv = makeAjv(resource, { coerceTypes: 'array', useDefaults: true });
+  const bodyAjv = makeAjv(resource, { coerceTypes: false, useDefaults: false });
   const parameterExports = {};
   const bodyExports = {};
   for (const operation of operations) {
-    const parametersId = `${ID}${api}/${operation.operationId}/parameters`;
-    parametersAjv.addSchema({ $id: parametersId, ...parametersSchema(operation, bundleId) });
-    parameterExports[`p_${operation.operationId}`] = parametersId;
-    if (operation.bodyPointer !== undefined) {
-      const bodyId = `${ID}${api}/${operation.operationId}/body`;
-      bodyAjv.addSchema({ $id: bodyId, $ref: `${bundleId}${operation.bodyPointer}` });
-      bodyExports[`b_${operation.operationId}`] = bodyId;
+    const parametersId = `${bundleId}/${operation.operationId}/parameters`;
+    parametersAjv.addSchema({ $id: parametersId, ...parametersSchema(operation, document, bundleId) });
+    parameterExports[operation.operationId] = parametersId;
+    if (operation.bodySchema !== undefined) {
+      const bodyId = `${bundleId}/${operation.operationId}/body`;
+      bodyAjv.addSchema({ $id: bodyId, $ref: `${bundleId}#/$defs/${encodeURIComponent(bodyDef(operation.operationId))}` });
+      bodyExports[operation.operationId] = bodyId;
     }
   }
-  const parametersCode = requiresToImports(standaloneCode(parametersAjv, parameterExports));
-  const bodyCode = requiresToImports(standaloneCode(bodyAjv, bodyExports))
-    // Two standalone modules in one file: the second one's names get their own prefix.
-    .replace(/\bhelper(\d+)/g, 'bodyHelper$1')
-    .replace(/^const commonjs = .*\n/m, '');
   const table = operations
     .map((operation) => {
       const entry = {
@@ -254,8 +309,9 @@ export function requestChecksModule(api, original) {
         queryShapes: queryShapes(operation, document),
         headers: declaredHeaders(operation),
       };
-      const body = operation.bodyPointer === undefined ? 'undefined' : `b_${operation.operationId}`;
-      return `  ${operation.operationId}: { ...${JSON.stringify(entry)}, parameters: p_${operation.operationId}, body: ${body} },`;
+      const key = JSON.stringify(operation.operationId);
+      const body = operation.bodySchema === undefined ? 'undefined' : `bodyChecks[${key}]`;
+      return `  ${key}: { ...${JSON.stringify(entry)}, parameters: parameterChecks[${key}], body: ${body} },`;
     })
     .join('\n');
   return (
@@ -263,21 +319,50 @@ export function requestChecksModule(api, original) {
     `// Regenerate with \`npm run generate\`. Ajv standalone code: no eval or new Function at run time.\n` +
     `// @ts-nocheck\n` +
     `/* eslint-disable */\n` +
-    `${isolate(parametersCode, 'p')}\n` +
-    `${isolate(bodyCode, 'b')}\n` +
-    `/** Every operation's request check, by operationId. */\n` +
+    `import { runtimeRequire } from './runtime.js';\n\n` +
+    scoped('parameterChecks', standaloneCode(parametersAjv, parameterExports)) +
+    scoped('bodyChecks', standaloneCode(bodyAjv, bodyExports)) +
+    `\n/** Every operation's request check, by operationId. */\n` +
     `export const requestChecks = {\n${table}\n};\n`
   );
 }
 
 /**
- * Ajv names its functions `validate0…`, `schema0…`, `pattern0…`, `formats0…`
- * in each standalone module; two in one file get a prefix each, and the
- * exports become plain declarations the table refers to.
+ * The module text of `runtime.ts`: the modules of `RUNTIME_MODULES`, bundled
+ * by esbuild from node_modules, behind the `require` Ajv's code calls.
  */
-function isolate(code, prefix) {
-  return code
-    .replace(/^"use strict";/, '')
-    .replace(/\b(validate|schema|pattern|formats|func|wrapper|root|evaluated)(\d+)\b/g, `${prefix}_$1$2`)
-    .replace(/export const /g, 'const ');
+export function requestChecksRuntime(root) {
+  const entry = [
+    `const modules = {`,
+    ...RUNTIME_MODULES.map((specifier) => `  ${JSON.stringify(specifier)}: () => require(${JSON.stringify(`${specifier}.js`)}),`),
+    `};`,
+    `const loaded = new Map();`,
+    `/** The run-time module Ajv's code asks for (only those listed). */`,
+    `export function runtimeRequire(specifier) {`,
+    `  if (!loaded.has(specifier)) {`,
+    `    const load = Object.hasOwn(modules, specifier) ? modules[specifier] : undefined;`,
+    `    if (load === undefined) throw new Error('request checks: no run-time module ' + specifier);`,
+    `    loaded.set(specifier, load());`,
+    `  }`,
+    `  return loaded.get(specifier);`,
+    `}`,
+  ].join('\n');
+  const { outputFiles } = buildSync({
+    stdin: { contents: entry, resolveDir: root, sourcefile: 'request-checks-runtime.js', loader: 'js' },
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    legalComments: 'inline',
+    write: false,
+  });
+  return (
+    `// Generated by scripts/generate.mjs (scripts/lib/request-checks.mjs): Ajv's run-time helpers and ajv-formats' formats,\n` +
+    `// bundled for the request checks, so the package needs neither at run time. Do not edit by hand.\n` +
+    `// ajv and ajv-formats: MIT licence, (c) Evgeny Poberezkin and contributors.\n` +
+    `// @ts-nocheck\n` +
+    `/* eslint-disable */\n` +
+    outputFiles[0].text
+  );
 }

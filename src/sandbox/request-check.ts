@@ -74,20 +74,46 @@ export interface CheckedRequest {
   body: unknown;
 }
 
-/** The first thing in `request` that breaks `check`, or `undefined` when it fits. */
-export function checkRequest(check: RequestCheck, request: CheckedRequest): RequestProblem | undefined {
+/**
+ * A request's parameters as its check hands them over: coerced to the
+ * declared types (`?page=2` → `2`, `?include=true` → `true`, a repeated or
+ * comma-separated list → an array), absent ones given the declared default.
+ * Handlers read these and restate no rule of the spec.
+ */
+export interface CheckedParameters {
+  readonly path: Readonly<Record<string, unknown>>;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly header: Readonly<Record<string, unknown>>;
+}
+
+/** What `applyRequestCheck` finds: the request's problem, or its checked parameters. */
+export type RequestCheckResult = { readonly problem: RequestProblem; readonly parameters?: undefined } | { readonly problem?: undefined; readonly parameters: CheckedParameters };
+
+/**
+ * Runs `check` on `request`: the first thing that breaks the operation's
+ * spec, or the parameters coerced and completed with their defaults.
+ * The stable entry point for anything that checks a request against the
+ * spec (the sandbox, the command line).
+ */
+export function applyRequestCheck(check: RequestCheck, request: CheckedRequest): RequestCheckResult {
   const parameters = { path: { ...request.pathParams }, query: queryObject(request.query, check.queryShapes), header: headerObject(request.headers, check.headers) };
+  // The check coerces and completes `parameters` in place (Ajv's coerceTypes and useDefaults).
   if (!check.parameters(parameters)) {
-    return problemOf(check, check.parameters.errors ?? [], parameters);
+    return { problem: problemOf(check, check.parameters.errors ?? [], parameters) };
   }
   if (request.body === undefined) {
-    if (check.bodyRequired) return { status: statusFor(check, 'body'), location: 'body', field: 'body', kind: 'required' };
-    return undefined;
+    if (check.bodyRequired) return { problem: { status: statusFor(check, 'body'), location: 'body', field: 'body', kind: 'required' } };
+    return { parameters };
   }
   if (check.body !== undefined && !check.body(request.body)) {
-    return problemOf(check, (check.body.errors ?? []).map((error) => ({ ...error, instancePath: `/body${error.instancePath}` })), { body: request.body });
+    return { problem: problemOf(check, (check.body.errors ?? []).map((error) => ({ ...error, instancePath: `/body${error.instancePath}` })), { body: request.body }) };
   }
-  return undefined;
+  return { parameters };
+}
+
+/** The first thing in `request` that breaks `check`, or `undefined` when it fits. */
+export function checkRequest(check: RequestCheck, request: CheckedRequest): RequestProblem | undefined {
+  return applyRequestCheck(check, request).problem;
 }
 
 function queryObject(query: URLSearchParams, shapes: RequestCheck['queryShapes']): Record<string, string | string[]> {

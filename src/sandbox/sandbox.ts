@@ -7,7 +7,7 @@ import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultSpec } from '
 import { startListener, type ListenOptions, type ListenTarget, type SandboxListener } from './listen.js';
 import { requireNodeServer } from './node-server.js';
 import { createRequestRouter, type SandboxBaseUrlsOption } from './base-url-routing.js';
-import { checkRequest, GENERATED_REQUEST_CHECKS, type RequestChecks } from './request-check.js';
+import { applyRequestCheck, GENERATED_REQUEST_CHECKS, type RequestChecks } from './request-check.js';
 import { checkSeed, type SandboxSeed } from './seed.js';
 import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
 import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
@@ -199,15 +199,16 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
         method: request.method,
         pathParams: found.pathParams,
         query: new URLSearchParams(queryOf(found.target)),
+        queryParams: {},
         headers: request.headers,
         body: parseBody(bodyText),
         authenticated: auth === 'ok',
       };
-      // The spec's own checks first (generated from the bundle); handlers see only requests their spec allows.
+      // The spec's own checks first (generated from the bundle); handlers see only requests their spec allows, with its defaults.
       const check = requestChecks[found.api][operationId];
-      const problem = check === undefined ? undefined : checkRequest(check, sandboxRequest);
-      if (problem !== undefined) throw behaviour.refuseRequest(problem, operationId);
-      return behaviour.handlers[operationId]!(sandboxRequest);
+      const checked = check === undefined ? undefined : applyRequestCheck(check, sandboxRequest);
+      if (checked?.problem !== undefined) throw behaviour.refuseRequest(checked.problem, operationId);
+      return behaviour.handlers[operationId]!(checked === undefined ? sandboxRequest : { ...sandboxRequest, queryParams: checked.parameters.query });
     });
     return { response, bodyDelayMs };
   }

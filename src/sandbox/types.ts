@@ -23,6 +23,8 @@ export interface SandboxRequest {
   /** Path parameters by name, percent-decoded. */
   readonly pathParams: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
+  /** Query parameters as the spec's generated check hands them over: coerced to the declared types, absent ones given the declared defaults. */
+  readonly queryParams: Readonly<Record<string, unknown>>;
   readonly headers: Headers;
   /** The parsed JSON body, or `undefined` when the request had none. */
   readonly body: unknown;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { requestChecksModule } from '../../scripts/lib/request-checks.mjs';
+import { requestChecksModule, requestChecksRuntime } from '../../scripts/lib/request-checks.mjs';
 import { GENERATED_REQUEST_CHECKS, type RequestChecks } from '../../src/sandbox/request-check.js';
 import { createSandboxWith, type Sandbox } from '../../src/sandbox/sandbox.js';
 
@@ -18,6 +18,7 @@ const SEPOLIA = '16015286601757825753';
 // Inside the repository (ignored by git), so the generated module resolves ajv's helpers from node_modules.
 mkdirSync(join(root, '.tmp'), { recursive: true });
 const out = mkdtempSync(join(root, '.tmp', 'spec-bump-'));
+writeFileSync(join(out, 'runtime.ts'), requestChecksRuntime(root));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** The committed checks, with the channels ones regenerated from `bundle`. */
