@@ -5,6 +5,8 @@ import type { components, operations } from '../../generated/types/streams.js';
 import type { StreamsClient } from './client.js';
 import { decodeReport } from '../reports/decode.js';
 import type { DecodedReport } from '../reports/decoded.js';
+import { verifyReport } from '../reports/verify.js';
+import { ReportVerificationError, type ReportTrust } from '../reports/verify-types.js';
 
 export type Report = components['schemas']['Report'];
 export type Stream = components['schemas']['Stream'];
@@ -21,6 +23,14 @@ export interface ReportOptions {
    * ReportDecodeError naming what was wrong.
    */
   decode?: boolean;
+  /**
+   * Also verify each report's signatures against these oracle network
+   * configurations, as the on-chain verifier would (`verifyReport`): a
+   * report that fails throws a ReportVerificationError with the reason, and
+   * a bulk answer or a page holding one such report throws whole. Without
+   * it, nothing checks that a report was signed by the oracle network.
+   */
+  verify?: ReportTrust;
 }
 
 /** The report, or the report with `decoded`, depending on `decode`. */
@@ -44,7 +54,12 @@ function isReport(value: Record<string, unknown>): boolean {
 const hasReport = (body: Record<string, unknown>) => isRecord(body.report) && isReport(body.report);
 const hasReports = (body: Record<string, unknown>) => isArrayOf(body.reports, isReport);
 
+/** The report as the options ask: verified first (throwing ReportVerificationError), then decoded. */
 function maybeDecode<O extends ReportOptions | undefined>(report: Report, options: O | undefined): ReportOf<O> {
+  if (options?.verify !== undefined) {
+    const verification = verifyReport(report.fullReport, options.verify);
+    if (!verification.valid) throw new ReportVerificationError(verification);
+  }
   return (options?.decode ? withDecoded(report) : report) as ReportOf<O>;
 }
 
@@ -137,6 +152,8 @@ export interface ReportRange extends PageOptions {
   to?: number;
   /** Yield reports with `decoded`. */
   decode?: boolean;
+  /** Verify each report's signatures against these configurations (see `ReportOptions.verify`); a report that fails throws. */
+  verify?: ReportTrust;
 }
 
 /**
