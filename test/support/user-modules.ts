@@ -12,6 +12,7 @@ export const ENTRY_SOURCES: Readonly<Record<string, string>> = {
   streams: 'src/streams/index.ts',
   policy: 'src/policy/index.ts',
   sandbox: 'src/sandbox/index.ts',
+  'sandbox/msw': 'src/sandbox/msw/index.ts',
   'report-decoder': 'src/reports/index.ts',
 };
 
