@@ -12,7 +12,8 @@ import {
   waitForOperation,
   type ChannelsClient,
 } from '../../src/channels/index.js';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { ApiConnectionError, ApiError, ConfigurationError, SdkError } from '../../src/channels/index.js';
+import { createSandbox, SandboxUsageError, type Sandbox } from '../../src/sandbox/index.js';
 import { readmeClaim } from '../support/readme-claim.js';
 import { rejection } from '../support/rejection.js';
 
@@ -152,5 +153,97 @@ describe('README claims: time limits', () => {
     expect(attemptsAt[1]).toBeGreaterThanOrEqual(30_000);
     expect(attemptsAt[1]).toBeLessThanOrEqual(30_000 + 300 + 100);
     expect(attemptsAt).toHaveLength(2);
+  });
+});
+
+describe('README claims: errors', () => {
+  it(readmeClaim('Every failure is an `SdkError`; only a call you abort yourself rejects with your signal\'s reason (an `AbortError`), as `fetch` does.'), async () => {
+    const { channels } = await frozenChannels();
+    sandbox!.inject({ route: 'listNetworks', delayMs: 60_000, times: Infinity });
+    sandbox!.inject({ route: 'getChannel', drop: true, times: Infinity });
+    const failures = [
+      unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } })),
+      unwrap(channels.GET('/networks', { deadlineMs: 20 } as never)),
+    ];
+    failures.push(unwrap(channels.GET('/channels/{channel_id}', { params: { path: { channel_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } })));
+    for (const error of await Promise.all(failures.map(rejection))) expect(error).toBeInstanceOf(SdkError);
+
+    const controller = new AbortController();
+    const aborted = unwrap(channels.GET('/networks', { signal: controller.signal }));
+    controller.abort();
+    const reason = await rejection(aborted);
+    expect(reason).not.toBeInstanceOf(SdkError);
+    expect(reason).toMatchObject({ name: 'AbortError' });
+  });
+
+  it(readmeClaim('`ApiError` | a non-2xx answer, with `status`, `type`, `code`, `message`, `operation` and `headers`'), async () => {
+    const { channels } = await frozenChannels();
+    const error = await rejection(unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } })));
+    expect(error).toBeInstanceOf(ApiError);
+    const apiError = error as ApiError;
+    expect(apiError).toMatchObject({ status: 404, type: 'NOT_FOUND' });
+    expect(typeof apiError.code).toBe('string');
+    expect(apiError.message).toContain('GET');
+    expect(apiError.operation).toMatchObject({ method: 'GET' });
+    expect(apiError.headers.get('content-type')).toContain('json');
+  });
+
+  it(readmeClaim('`ApiConnectionError` | no complete answer: DNS, refused or reset connections'), async () => {
+    const { channels, requests } = await frozenChannels();
+    sandbox!.inject({ route: 'listNetworks', drop: true, times: Infinity });
+    const before = requests();
+    const error = await rejection(unwrap(channels.GET('/networks')));
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect((error as ApiConnectionError).cause).toBeDefined();
+    expect(requests() - before).toBe(3); // a connection failure is retried
+  });
+
+  it(readmeClaim('`SandboxUsageError` | (sandbox) a request the sandbox cannot serve, or a sandbox option or call that is malformed; never retried'), async () => {
+    const { channels, requests } = await frozenChannels();
+    const before = requests();
+    const error = await rejection(unwrap(channels.GET('/no-such-thing' as '/networks')));
+    expect(error).toBeInstanceOf(SandboxUsageError);
+    expect(requests() - before).toBe(1);
+    expect(() => sandbox!.inject({ route: 'listNetwork', status: 503 })).toThrow(SandboxUsageError);
+  });
+
+  it(readmeClaim('a client or call option is malformed, thrown at once: a `baseUrl` that is not an absolute http(s) URL or carries `user:password@`, an API key or header value a header cannot carry, an unknown `retry` setting, a fractional retry count, a negative duration'), () => {
+    const malformed: Array<[string, () => unknown]> = [
+      ['baseUrl', () => createChannelsClient({ apiKey: 'k', baseUrl: 'ftp://acme.example/v1' })],
+      ['baseUrl', () => createChannelsClient({ apiKey: 'k', baseUrl: '/v1' })],
+      ['baseUrl', () => createChannelsClient({ apiKey: 'k', baseUrl: 'https://user:s3cr3t@acme.example/v1' })],
+      ['apiKey', () => createChannelsClient({ apiKey: 'line\nbreak', baseUrl: 'https://acme.example/v1' })],
+      ['retry', () => createChannelsClient({ apiKey: 'k', baseUrl: 'https://acme.example/v1', retry: { retires: 2 } as never })],
+      ['retries', () => createChannelsClient({ apiKey: 'k', baseUrl: 'https://acme.example/v1', retry: { retries: 1.5 } })],
+      ['timeoutMs', () => createChannelsClient({ apiKey: 'k', baseUrl: 'https://acme.example/v1', timeoutMs: -1 })],
+    ];
+    for (const [option, make] of malformed) {
+      let thrown: unknown;
+      try {
+        make();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, option).toBeInstanceOf(ConfigurationError);
+      expect((thrown as Error).message, option).toContain(option);
+      expect((thrown as Error).message).not.toContain('s3cr3t');
+    }
+  });
+
+  it(readmeClaim('No error message, log or `JSON.stringify(client)` ever holds an API key, a secret, a header value or a URL password.'), async () => {
+    sandbox = createSandbox({ pace: 0 });
+    const { apiKey } = sandbox.credentials.channels;
+    const channels = createChannelsClient({ apiKey, baseUrl: 'https://acme.example/v1', fetch: sandbox.fetch, headers: { 'x-tenant': 'tenant-header-value' } });
+    expect(JSON.stringify(channels)).not.toContain(apiKey);
+    sandbox.inject({ route: 'listNetworks', status: 503, times: Infinity });
+    const errors = await Promise.all([
+      rejection(unwrap(channels.GET('/networks'))),
+      rejection(unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } }))),
+    ]);
+    for (const error of errors) {
+      const text = `${String(error)} ${JSON.stringify(error)} ${(error as Error).stack ?? ''}`;
+      expect(text).not.toContain(apiKey);
+      expect(text).not.toContain('tenant-header-value');
+    }
   });
 });
