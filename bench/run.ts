@@ -4,7 +4,8 @@
  *
  *   npm run bench                    all of them; writes bench/results.json
  *   npm run bench -- client hmac     only these (client, signing, hmac, pagination,
- *                                    polling, size, generation, decode, stream, sandbox, cli); prints only
+ *                                    polling, size, generation, decode, stream, sandbox, cli,
+ *                                    verify); prints only
  *   npm run bench -- --quick         fewer samples (a smoke test)
  *
  * A full GC is made available in-process (V8 flag + a fresh context) for the
@@ -28,9 +29,10 @@ import { benchSandbox } from './sandbox.js';
 import { benchStream } from './stream.js';
 import { benchSigning } from './signing.js';
 import { benchSizeStart } from './size-start.js';
+import { benchVerify } from './verify.js';
 import { printTable, type Row } from './table.js';
 
-const BENCHES = ['hmac', 'decode', 'pagination', 'client', 'signing', 'polling', 'size', 'generation', 'stream', 'sandbox', 'cli'] as const;
+const BENCHES = ['hmac', 'decode', 'pagination', 'client', 'signing', 'polling', 'size', 'generation', 'stream', 'sandbox', 'cli', 'verify'] as const;
 type BenchName = (typeof BENCHES)[number];
 
 function exposeGc(): (() => void) | undefined {
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
     await step('stream', () => benchStream({ quick }));
     await step('sandbox', () => benchSandbox({ scale, gc }));
     await step('cli', () => benchCli({ quick }));
+    await step('verify', () => benchVerify({ scale }));
   } finally {
     await server?.close();
   }
