@@ -15,6 +15,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import initWabt from 'wabt';
 import { parse, stringify } from 'yaml';
 import { requestChecksModule, requestChecksRuntime } from './lib/request-checks.mjs';
+import { loadLayouts, reportBuildersModule } from './lib/report-builders.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -82,6 +83,11 @@ for (const api of apis.filter((name) => only === undefined || name === only)) {
 }
 
 await compileWasm();
+
+// The decoder's per-version builders, from the report layouts (scripts/lib/report-builders.mjs).
+mkdirSync(join(outDir, 'reports'), { recursive: true });
+writeFileSync(join(outDir, 'reports', 'builders.ts'), reportBuildersModule(await loadLayouts(join(root, 'src', 'reports', 'layouts.ts'))));
+console.log('generated reports/builders');
 
 /**
  * Each hand-written WebAssembly text file under src/ (listed in WASM_MODULES,

@@ -12,10 +12,10 @@
  *
  * - Checks ({@link checkFixedValues}): the canonical offsets' and lengths'
  *   values and the sign extension of every int192.
- * - Values: eight hex digits become a number in a dozen integer operations;
- *   bigints are made from 64-bit limbs through a BigUint64Array (one
- *   allocation per limb, two limbs joined by a shift and an OR) instead of
- *   parsing `'0x' + slice`, which costs 3–5 times more.
+ * - Values: each version's builder (`generated/reports/builders.ts`, written
+ *   by `npm run generate` from the version's layout in `layouts.ts`) reads
+ *   every field of the blob with the reader of its type (`read-words.ts`)
+ *   into one object literal; nothing here is written per version.
  *
  * Performance notes, each measured on Node 20 (V8 11.3): small helpers called
  * once per word are slower than written-out code, because TurboFan stops
@@ -24,37 +24,23 @@
  * loops cost 2–3 ns per character, so neither is used on the hot path.
  * bench/README.md ("Decode") has the stage profile and what was tried.
  */
-import type { DecodedReport, MarketStatus, Ripcord } from './decoded.js';
-import { copyAndScan, LITTLE_ENDIAN, Z4, type ZeroPrefixes } from './scan.js';
-import { BLOB_DATA, feedIdArgumentError, HEAD_BYTES, marketStatusError, ripcordError } from './diagnose.js';
-import {
-  REPORT_SCHEMAS,
-  REPORT_VERSIONS,
-  reportVersionId,
-  type ReportField,
-  type ReportFieldType,
-  type ReportVersion,
-} from './layouts.js';
+import { BUILDERS } from '../../generated/reports/builders.js';
+import type { DecodedReport } from './decoded.js';
+import { BLOB_DATA, feedIdArgumentError, HEAD_BYTES } from './diagnose.js';
+import { REPORT_SCHEMAS, REPORT_VERSIONS, reportVersionId, type ReportField, type ReportFieldType, type ReportVersion } from './layouts.js';
+import { diff4, F4, firstChar, hex8, W0, wordIndex, type ReportBuilder } from './read-words.js';
+import { copyAndScan, Z4, type ZeroPrefixes } from './scan.js';
 
-/** 'ffff' as a word, whatever the byte order. */
-const F4 = 0x66666666;
 const ENCODER = new TextEncoder();
 
 /** String index of the blob's first field (`feedId`). */
 const F0 = 2 + 2 * BLOB_DATA;
 /** The shortest string the fast path looks at: head, blob length, feedId. */
 const MIN_LENGTH = F0 + 64;
-/** Index in the word buffer of the ABI word at byte `offset`. */
-const wordIndex = (offset: number): number => 1 + offset / 2;
-/** Word index of blob field 0 (`feedId`); field i is 16 words further per field. */
-const W0 = wordIndex(BLOB_DATA);
 
 // ---------------------------------------------------------------------------
 // Checks of the fixed words
 // ---------------------------------------------------------------------------
-
-/** The first character (code) of a word. */
-const firstChar = (x: number): number => (LITTLE_ENDIAN ? x & 0xff : x >>> 24);
 
 /**
  * Whether the fixed digits the scan does not cover are as they must be: the
@@ -77,115 +63,8 @@ function checkFixedValues(w: Uint32Array, plan: Plan): boolean {
 }
 
 // ---------------------------------------------------------------------------
-// Reading values
+// Per-version plans
 // ---------------------------------------------------------------------------
-
-/** A word with its bytes reversed (on big-endian engines, so that the first character is the low byte). */
-const swap = (x: number): number => ((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24);
-
-/**
- * The eight (checked) hex digits of words j and j + 1 as a number. Each
- * byte's digit value is its low nibble, plus 9 for letters (bit 6); the
- * nibbles are then packed, the first character most significant.
- */
-function hex8(w: Uint32Array, j: number): number {
-  let x = w[j]!;
-  let y = w[j + 1]!;
-  if (!LITTLE_ENDIAN) {
-    x = swap(x);
-    y = swap(y);
-  }
-  x = (x & 0x0f0f0f0f) + 9 * ((x >>> 6) & 0x01010101);
-  y = (y & 0x0f0f0f0f) + 9 * ((y >>> 6) & 0x01010101);
-  x = ((x << 4) | (x >>> 8)) & 0x00ff00ff;
-  y = ((y << 4) | (y >>> 8)) & 0x00ff00ff;
-  return (((x & 0xff) << 8) | (x >>> 16)) * 65536 + (((y & 0xff) << 8) | (y >>> 16));
-}
-
-// 64-bit limbs become bigints through typed arrays: one allocation, no parsing.
-const LIMBS = new ArrayBuffer(16);
-const HALVES = new Uint32Array(LIMBS);
-const U64 = new BigUint64Array(LIMBS);
-const I64 = new BigInt64Array(LIMBS);
-const LO = LITTLE_ENDIAN ? 0 : 1;
-const HI = 1 - LO;
-
-/** Put the 16 hex digits of words j to j + 3 in limb `slot` (0 or 1). */
-function setLimb(w: Uint32Array, j: number, slot: number): void {
-  HALVES[2 * slot + HI] = hex8(w, j);
-  HALVES[2 * slot + LO] = hex8(w, j + 2);
-}
-
-/** Non-zero unless the four words from j are all `pattern`. */
-function diff4(w: Uint32Array, j: number, pattern: number): number {
-  return (w[j]! ^ pattern) | (w[j + 1]! ^ pattern) | (w[j + 2]! ^ pattern) | (w[j + 3]! ^ pattern);
-}
-
-// Readers of a checked field whose ABI word starts at word j.
-const u32 = (w: Uint32Array, j: number): number => hex8(w, j + 14);
-
-function u64(w: Uint32Array, j: number): bigint {
-  setLimb(w, j + 12, 0);
-  return U64[0]!;
-}
-
-/** A uint192, or an int192 with a sign digit below 8. */
-function u192(w: Uint32Array, j: number, s: string): bigint {
-  if (diff4(w, j + 4, Z4) === 0) {
-    setLimb(w, j + 12, 0);
-    if (diff4(w, j + 8, Z4) === 0) return U64[0]!;
-    // Below 2^96 (prices with 18 decimals), the high half of the middle limb is zero.
-    HALVES[2 + HI] = ((w[j + 8]! ^ Z4) | (w[j + 9]! ^ Z4)) === 0 ? 0 : hex8(w, j + 8);
-    HALVES[2 + LO] = hex8(w, j + 10);
-    return (U64[1]! << 64n) | U64[0]!;
-  }
-  return wide(s, j, false);
-}
-
-function i192(w: Uint32Array, j: number, s: string): bigint {
-  if (firstChar(w[j + 4]!) < 0x38) return u192(w, j, s);
-  if (diff4(w, j + 4, F4) === 0) {
-    setLimb(w, j + 12, 0);
-    if (diff4(w, j + 8, F4) === 0 && firstChar(w[j + 12]!) >= 0x38) return I64[0]!;
-    if (firstChar(w[j + 8]!) >= 0x38) {
-      setLimb(w, j + 8, 1);
-      return (I64[1]! << 64n) | U64[0]!;
-    }
-  }
-  return wide(s, j, true);
-}
-
-/** A value beyond 128 bits (signed: beyond -2^127), from the string. */
-function wide(s: string, j: number, signed: boolean): bigint {
-  const p = 4 * j - 2;
-  const value = BigInt('0x' + s.slice(p + 16, p + 64));
-  return signed ? BigInt.asIntN(192, value) : value;
-}
-
-function marketStatus(j: number, value: number): MarketStatus {
-  if (value === 0 || value === 1 || value === 2) return value;
-  throw marketStatusError(value, 2 * (j - 1));
-}
-
-function ripcord(j: number, value: number): Ripcord {
-  if (value === 0 || value === 1) return value;
-  throw ripcordError(value, 2 * (j - 1));
-}
-
-// ---------------------------------------------------------------------------
-// Per-version plans and builders
-// ---------------------------------------------------------------------------
-
-/** Builds a version's report from the checked words and the parts outside the blob. */
-type Builder = (
-  w: Uint32Array,
-  s: string,
-  feedId: string,
-  reportContext: [string, string, string],
-  rawRs: string[],
-  rawSs: string[],
-  rawVs: string,
-) => DecodedReport;
 
 /** What the fast path checks and how it reads, per version; built once. */
 interface Plan {
@@ -200,7 +79,8 @@ interface Plan {
   readonly zeros: ZeroPrefixes;
   /** Word index of every int192 field. */
   readonly int192Words: Uint16Array;
-  readonly build: Builder;
+  /** The version's builder, generated from its layout (generated/reports/builders.ts). */
+  readonly build: ReportBuilder;
 }
 
 /** The last two words of the ABI word holding `value`. */
@@ -216,130 +96,6 @@ const ZERO_DIGITS: Record<ReportFieldType, number> = { bytes32: 0, uint8: 62, ui
 const HEAD_ZERO_DIGITS = [0, 0, 0, 56, 56, 56, 0, 56];
 /** An offset's or length's leading zero digits (the value sits in the last eight). */
 const LENGTH_ZERO_DIGITS = 56;
-
-// Blob field i starts at word W0 + 16 * i; the version's own fields from B.
-const B = W0 + 96;
-// Property order: version, feedId, the common fields, the version's fields, the outer parts.
-const BUILDERS: { readonly [V in ReportVersion]: Builder } = {
-  V2: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V2', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    price: i192(w, B, s),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V3: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V3', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    price: i192(w, B, s),
-    bid: i192(w, B + 16, s),
-    ask: i192(w, B + 32, s),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V4: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V4', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    price: i192(w, B, s),
-    marketStatus: marketStatus(B + 16, u32(w, B + 16)),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V5: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V5', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    rate: i192(w, B, s),
-    timestamp: u32(w, B + 16),
-    duration: u32(w, B + 32),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V6: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V6', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    price: i192(w, B, s),
-    price2: i192(w, B + 16, s),
-    price3: i192(w, B + 32, s),
-    price4: i192(w, B + 48, s),
-    price5: i192(w, B + 64, s),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V7: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V7', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    exchangeRate: i192(w, B, s),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V8: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V8', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    lastUpdateTimestamp: u64(w, B),
-    midPrice: i192(w, B + 16, s),
-    marketStatus: marketStatus(B + 32, u32(w, B + 32)),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V9: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V9', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    navPerShare: i192(w, B, s),
-    navDate: u64(w, B + 16),
-    aum: i192(w, B + 32, s),
-    ripcord: ripcord(B + 48, u32(w, B + 48)),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V10: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V10', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    lastUpdateTimestamp: u64(w, B),
-    price: i192(w, B + 16, s),
-    marketStatus: marketStatus(B + 32, u32(w, B + 32)),
-    currentMultiplier: i192(w, B + 48, s),
-    newMultiplier: i192(w, B + 64, s),
-    activationDateTime: u32(w, B + 80),
-    tokenizedPrice: i192(w, B + 96, s),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V11: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V11', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    mid: i192(w, B, s),
-    lastSeenTimestampNs: u64(w, B + 16),
-    bid: i192(w, B + 32, s),
-    bidVolume: i192(w, B + 48, s),
-    ask: i192(w, B + 64, s),
-    askVolume: i192(w, B + 80, s),
-    lastTradedPrice: i192(w, B + 96, s),
-    marketStatus: u32(w, B + 112),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V12: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V12', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    navPerShare: i192(w, B, s),
-    nextNavPerShare: i192(w, B + 16, s),
-    navDate: u64(w, B + 32),
-    ripcord: ripcord(B + 48, u32(w, B + 48)),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-  V13: (w, s, feedId, reportContext, rawRs, rawSs, rawVs) => ({
-    version: 'V13', feedId,
-    validFromTimestamp: u32(w, W0 + 16), observationsTimestamp: u32(w, W0 + 32),
-    nativeFee: u192(w, W0 + 48, s), linkFee: u192(w, W0 + 64, s), expiresAt: u32(w, W0 + 80),
-    bestAsk: i192(w, B, s),
-    bestBid: i192(w, B + 16, s),
-    askVolume: u64(w, B + 32),
-    bidVolume: u64(w, B + 48),
-    lastTradedPrice: i192(w, B + 64, s),
-    reportContext, rawRs, rawSs, rawVs,
-  }),
-};
 
 function planOf(version: ReportVersion, id: number): Plan {
   const fields: readonly ReportField[] = REPORT_SCHEMAS[version];

@@ -7,7 +7,10 @@
  * word, so field `i` of a blob sits at byte `32 * i` of the blob.
  *
  * These tables are the single written description of the layouts: the
- * decoder is hand-unrolled from them for speed, and the tests, the benchmark
+ * decoder's fast path reads them (its scan table, its checks) and `npm run
+ * generate` writes each version's builder from them
+ * (`generated/reports/builders.ts`), so a version or field edited here is
+ * decoded after regenerating, with no other edit; the tests, the benchmark
  * and the example generator feed them to a generic ABI library to check the
  * decoder against.
  */
