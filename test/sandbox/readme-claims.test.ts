@@ -161,7 +161,7 @@ describe('README claims: errors', () => {
     const { channels } = await frozenChannels();
     sandbox!.inject({ route: 'listNetworks', delayMs: 60_000, times: Infinity });
     sandbox!.inject({ route: 'getChannel', drop: true, times: Infinity });
-    const failures = [
+    const failures: Promise<unknown>[] = [
       unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } })),
       unwrap(channels.GET('/networks', { deadlineMs: 20 } as never)),
     ];
