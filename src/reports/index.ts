@@ -50,6 +50,15 @@ export {
 } from './layouts.js';
 export { verifyReport } from './verify.js';
 export {
+  readReportTrust,
+  ReportTrustReadError,
+  verifierPayload,
+  type ChainLogReader,
+  type LogFilter,
+  type ReadReportTrustOptions,
+  type VerifierPayload,
+} from './verify-trust.js';
+export {
   ReportVerificationError,
   type InvalidReport,
   type ReportTrust,
