@@ -34,10 +34,17 @@ const EVENTS = {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const WORD = /^0x[0-9a-fA-F]{64}$/;
 
-/** What `readReportTrust` needs of a chain client: EIP-1193 `request`, as a viem `PublicClient` has. */
+/**
+ * What `readReportTrust` needs of a chain client: EIP-1193 `request`, as a
+ * viem `PublicClient` has. Typed loosely (viem's is generic over its RPC
+ * schema); it is called once, with `eth_getLogs` and a {@link LogFilter}.
+ */
 export interface ChainLogReader {
   request(args: { method: 'eth_getLogs'; params: [LogFilter] }): Promise<unknown>;
 }
+
+/** Any client whose `request` takes `{ method, params }`: a viem `PublicClient` is one. */
+type AnyRequestClient = { request: (args: never) => Promise<unknown> };
 
 /** An `eth_getLogs` filter, as JSON-RPC takes it. */
 export interface LogFilter {
@@ -50,7 +57,7 @@ export interface LogFilter {
 /** Where to read the trust from. */
 export interface ReadReportTrustOptions {
   /** A viem `PublicClient` of the chain (or any client with an EIP-1193 `request`). */
-  client: ChainLogReader;
+  client: ChainLogReader | AnyRequestClient;
   /** The verifier contract's address (not the proxy's): the one that emits `ConfigSet`. */
   verifier: string;
   /** The streams whose configurations to read. */
@@ -132,7 +139,7 @@ export async function readReportTrust(options: ReadReportTrustOptions): Promise<
       throw new ConfigurationError(name, `expected a block number, got ${quoteInput(block)}`);
     }
   }
-  const logs = await client.request({
+  const logs = await (client as ChainLogReader).request({
     method: 'eth_getLogs',
     params: [
       {
