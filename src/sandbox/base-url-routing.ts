@@ -7,17 +7,24 @@
  * 1. a base URL named in `createSandbox({ baseUrls })` serves its API;
  * 2. an API's default base URL (what a client uses without `baseUrl`), or on
  *    the listener its path prefix, serves that API (`router.ts`);
- * 3. otherwise the path alone decides, under any origin and base path: the
- *    operation paths of every API are tried below every `/` of the path.
- *    Where two APIs have the path (`GET /v1/wallets` is channels' and the
- *    policy coordinator's), what the request carries settles it: the API key
- *    (the sandbox issues one per API), then the base path each API's client
- *    uses (`/v1`, `/v1/evaluation`, `/v1/reporting`).
+ * 3. otherwise the path alone decides, under any origin: the operation paths
+ *    of every API are tried below every `/` of the path. Where two APIs have
+ *    the path (`GET /v1/wallets` is channels' and the policy coordinator's),
+ *    what the request carries settles it: the API key (the sandbox issues one
+ *    per API), then the base path each API's client uses (`/v1`,
+ *    `/v1/evaluation`, `/v1/reporting`).
+ *
+ * The base path must be one the real service has (`base-paths.ts`): a
+ * doubled `/v1`, or a policy host with a path, would get a 404 in
+ * production, so here it is a SandboxUsageError naming the segment and the
+ * `baseUrl` to pass, never an answer. The same goes for such a path below a
+ * base URL of steps 1 and 2, whose API has no operation there.
  *
  * A request none of these serve is a SandboxUsageError naming the URL and
  * the fix: a test must fail with the reason, not with a connection error.
  */
 import { apiKeyOf } from './auth.js';
+import { baseUrlFix, basePathProblem, OWN_BASE_PATH, type BasePathProblem } from './base-paths.js';
 import type { SandboxCredentials } from './context.js';
 import { SandboxUsageError } from './errors.js';
 import { pathWithQuery } from '../core/auth.js';
@@ -41,35 +48,24 @@ export type RequestRouter = (request: Request, local: boolean) => Served;
 
 const OPTION_KEYS = ['channels', 'streams', 'policy'] as const;
 
-/**
- * The base path each API's client puts before the operation path when given
- * a host (policy), or that the service documents (channels' addresses end in
- * `/v1`); used only to choose between APIs that both have a path.
- */
-const USUAL_BASE_PATH: Record<SandboxApi, string> = {
-  channels: '/v1',
-  streams: '',
-  'policy-coordinator': '/v1',
-  'policy-evaluation': '/v1/evaluation',
-  'policy-reporting': '/v1/reporting',
-};
-
 const POLICY_APIS: readonly SandboxApi[] = ['policy-coordinator', 'policy-evaluation', 'policy-reporting'];
 
 export function createRequestRouter(baseUrls: SandboxBaseUrlsOption | undefined, credentials: SandboxCredentials): RequestRouter {
   const configured = configuredMounts(baseUrls);
   return (request, local) => {
-    const { method, url } = request;
-    for (const mount of configured) {
-      if (startsAtBoundary(url, mount.prefix)) {
-        const below = url.slice(mount.prefix.length) || '/';
-        return routeIn(mount.api, method, below.startsWith('/') ? below : `/${below}`);
-      }
-    }
-    const found = route(method, url, local);
-    if (found.kind !== 'no_api') return found;
-    return routeByPath(request, credentials);
+    const mounted = mountedRoute(configured, request, local);
+    if (mounted.kind === 'matched' || mounted.kind === 'bad_method') return mounted;
+    return routeByPath(request, credentials, mounted.kind === 'no_route' ? { unmatched: mounted, local } : undefined);
   };
+}
+
+/** The route below a base URL of `createSandbox({ baseUrls })`, a default one, or (on the listener) a path prefix; `no_api` when none holds the URL. */
+function mountedRoute(configured: readonly Mount[], request: Request, local: boolean): RouteResult {
+  const { method, url } = request;
+  const mount = configured.find((candidate) => startsAtBoundary(url, candidate.prefix));
+  if (mount === undefined) return route(method, url, local);
+  const below = url.slice(mount.prefix.length) || '/';
+  return routeIn(mount.api, method, below.startsWith('/') ? below : `/${below}`);
 }
 
 interface Candidate {
@@ -77,20 +73,47 @@ interface Candidate {
   /** The base path below which the operation path matched. */
   basePath: string;
   result: Extract<Served, { kind: 'matched' | 'bad_method' }>;
+  /** Why the real service would not serve it there; `undefined` when it would. */
+  problem: BasePathProblem | undefined;
 }
 
-function routeByPath(request: Request, credentials: SandboxCredentials): Served {
+/**
+ * A request under a base URL whose API has no operation at its path: the
+ * route of that base URL (a 404 of its API), and whether the request reached
+ * the listener, whose origin serves any API by its path as an unknown one does.
+ */
+interface Unmatched {
+  unmatched: Extract<Served, { kind: 'no_route' }>;
+  local: boolean;
+}
+
+function routeByPath(request: Request, credentials: SandboxCredentials, below: Unmatched | undefined): Served {
   const target = pathWithQuery(request.url);
   const queryStart = target.indexOf('?');
   const path = queryStart < 0 ? target : target.slice(0, queryStart);
   const query = queryStart < 0 ? '' : target.slice(queryStart);
+  const { origin } = new URL(request.url);
 
-  let candidates = candidatesOf(request.method, path, query);
+  let candidates = candidatesOf(request.method, path, query, origin);
   if (candidates.some((candidate) => candidate.result.kind === 'matched')) {
     candidates = candidates.filter((candidate) => candidate.result.kind === 'matched');
   }
   candidates = narrow(candidates, keyedApis(request.headers, credentials));
-  candidates = narrow(candidates, (api, basePath) => endsAtBoundary(basePath, USUAL_BASE_PATH[api]));
+  const fitting = candidates.filter((candidate) => candidate.problem === undefined);
+  // Only an operation the path names exactly is worth a refusal: a bare `/` is any path's (streams' HEAD /).
+  const misplaced = candidates.filter((candidate) => candidate.problem !== undefined && candidate.result.kind === 'matched');
+
+  if (below !== undefined && !below.local) {
+    // A known base URL: its API answers 404, unless the client's base URL has a segment too many (a doubled /v1).
+    const doubled = misplaced.filter((candidate) => candidate.problem!.extra);
+    if (doubled.length > 0) throw misplacedError(request, doubled);
+    return below.unmatched;
+  }
+  if (fitting.length === 0) {
+    if (misplaced.length > 0) throw misplacedError(request, misplaced);
+    if (below !== undefined) return below.unmatched;
+  }
+  candidates = narrow(fitting, (api, basePath) => endsAtBoundary(basePath, OWN_BASE_PATH[api]));
 
   if (candidates.length === 1) return candidates[0]!.result;
   const shown = shownUrl(request.url);
@@ -103,21 +126,40 @@ function routeByPath(request: Request, credentials: SandboxCredentials): Served 
   const which = candidates.map((candidate) => `${candidate.api} (${operationOf(candidate)} below '${candidate.basePath || '/'}')`).join(' and ');
   const keys = [...new Set(candidates.map((candidate) => credentialName(candidate.api)))].join(' or ');
   const example = candidates[0]!;
+  const optionKey = optionKeyOf(example.api);
+  const exampleBaseUrl = optionKey === 'policy' ? origin : `${origin}${example.basePath}`;
   throw new SandboxUsageError(
     `sandbox.fetch cannot tell which API ${request.method} ${shown} is for: ${which} both have this path. ` +
       `Give the client the sandbox's key of its API (${keys}), ` +
-      `or name the base URL: createSandbox({ baseUrls: { ${optionKeyOf(example.api)}: '${new URL(request.url).origin}${example.basePath}' } })`,
+      `or name the base URL: createSandbox({ baseUrls: { ${optionKey}: '${exampleBaseUrl}' } })`,
   );
 }
 
-/** Every API's operation that the path names below one of its `/`s: the shortest base path per API. */
-function candidatesOf(method: string, path: string, query: string): Candidate[] {
+/**
+ * The refusal of a path the real service would not serve: the URL, the
+ * operation and the base path it was found below, why, and the `baseUrl` to
+ * pass. Of several, the one whose API's own base path is there (with a
+ * segment before it) explains it best.
+ */
+function misplacedError(request: Request, misplaced: readonly Candidate[]): SandboxUsageError {
+  const first = misplaced.find((candidate) => candidate.problem!.extra) ?? misplaced[0]!;
+  const problem = first.problem!;
+  return new SandboxUsageError(
+    `sandbox.fetch will not serve ${request.method} ${shownUrl(request.url)}, as the service would not: ` +
+      `it is ${first.api}'s ${operationOf(first)} below '${first.basePath || '/'}', but ${problem.reason}. ` +
+      `Check the client's baseUrl: ${baseUrlFix(problem)}`,
+  );
+}
+
+/** Every API's operation that the path names below one of its `/`s: the shortest base path per API, with its problem there. */
+function candidatesOf(method: string, path: string, query: string, origin: string): Candidate[] {
   const candidates: Candidate[] = [];
-  for (const api of Object.keys(USUAL_BASE_PATH) as SandboxApi[]) {
+  for (const api of Object.keys(OWN_BASE_PATH) as SandboxApi[]) {
     for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) {
       const result = routeIn(api, method, `${path.slice(at)}${query}`);
       if (result.kind === 'no_route') continue;
-      candidates.push({ api, basePath: path.slice(0, at), result });
+      const basePath = path.slice(0, at);
+      candidates.push({ api, basePath, result, problem: basePathProblem(api, origin, basePath) });
       break;
     }
   }
@@ -178,6 +220,7 @@ function configuredMounts(baseUrls: SandboxBaseUrlsOption | undefined): Mount[] 
     }
     if (value === undefined) continue;
     const base = absoluteUrl(key, value);
+    checkBasePath(key as (typeof OPTION_KEYS)[number], base);
     if (key === 'policy') {
       mounts.push(
         { api: 'policy-evaluation', prefix: `${base}/v1/evaluation` },
@@ -189,6 +232,23 @@ function configuredMounts(baseUrls: SandboxBaseUrlsOption | undefined): Mount[] 
     }
   }
   return mounts.sort((a, b) => b.prefix.length - a.prefix.length);
+}
+
+/**
+ * A base URL of `baseUrls` must be one the real service has: named here, a
+ * policy host with a path would have the sandbox serve the doubled `/v1` that
+ * production answers with 404.
+ */
+function checkBasePath(key: (typeof OPTION_KEYS)[number], base: string): void {
+  const { origin, pathname } = new URL(base);
+  const path = pathname === '/' ? '' : pathname;
+  const problem =
+    key === 'policy' ? basePathProblem('policy-coordinator', origin, `${path}/v1`) : basePathProblem(key, origin, path);
+  if (problem === undefined) return;
+  throw new SandboxUsageError(
+    `createSandbox(): baseUrls.${key} '${base}' is not a base URL the service has: ${problem.reason} (as a ${key} client's baseUrl). ` +
+      `Give ${problem.hostOnly ? 'the host only: ' : ''}baseUrls.${key}: '${problem.baseUrl}'`,
+  );
 }
 
 /** An absolute http(s) URL without a trailing `/`, query or fragment, as a client's `baseUrl` would send it. */

@@ -1,3 +1,4 @@
+import { pathWithQuery } from '../core/auth.js';
 import { createBehaviours } from './behaviours.js';
 import { createClock, type SandboxClock } from './clock.js';
 import type { BehaviourContext, SandboxCredentials } from './context.js';
@@ -48,8 +49,10 @@ export interface SandboxOptions {
   /**
    * Base URLs your clients use, by API, when the path alone cannot tell
    * (e.g. `{ channels: 'https://acme.example/v1' }`). Not needed otherwise:
-   * the sandbox serves each request by its path under any origin and base
-   * path, and tells two APIs with the same path apart by their API keys.
+   * the sandbox serves each request by its path under any origin and any
+   * base path the service has, and tells two APIs with the same path apart
+   * by their API keys. A base URL the service does not have (a policy host
+   * with a path) is a SandboxUsageError.
    */
   baseUrls?: SandboxBaseUrlsOption;
 }
@@ -63,8 +66,9 @@ export interface Violation {
 
 export interface Sandbox {
   /**
-   * A `fetch` that serves every API of the sandbox, under any origin and base
-   * path (a client keeps its production `baseUrl`). A request it cannot serve
+   * A `fetch` that serves every API of the sandbox, under any origin and any
+   * base path the service has (a client keeps its production `baseUrl`). A
+   * request it cannot serve, or that the service would not (a doubled `/v1`),
    * rejects with a SandboxUsageError naming the URL and the fix.
    */
   fetch(input: Request | URL | string, init?: RequestInit): Promise<Response>;
@@ -182,7 +186,8 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
     const bodyText = request.body === null ? '' : await request.text();
     // Reading the body waited: a sandbox closed meanwhile answers nothing more.
     ensureOpen();
-    const auth = behaviour.authenticate({ operationId, method: request.method, target: found.target, headers: request.headers, bodyText });
+    // The whole path as sent, base path included: what a streams client signs, under any base URL.
+    const auth = behaviour.authenticate({ operationId, method: request.method, target: pathWithQuery(request.url), headers: request.headers, bodyText });
     if (typeof auth !== 'string') return { response: answer(behaviour, operationId, () => auth) };
     const bodyDelayMs = fault?.bodyDelayMs;
     if (fault?.status !== undefined) {

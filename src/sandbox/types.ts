@@ -67,7 +67,11 @@ export interface ApiBehaviour {
 export interface AuthInput {
   readonly operationId: string;
   readonly method: string;
-  /** Path and query exactly as sent, below the API's mount point (e.g. `/api/v1/reports?feedID=…`). */
+  /**
+   * Path and query exactly as sent, the base path included (e.g.
+   * `/v1/api/v1/reports?feedID=…` under the base URL `https://api.example.com/v1`):
+   * a streams client signs the whole path of the URL it requests.
+   */
   readonly target: string;
   readonly headers: Headers;
   /** The body's text as sent ('' when none). */
