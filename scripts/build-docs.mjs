@@ -35,6 +35,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { FIRST_CALL_SAMPLE, withCodeSamples } from './lib/code-samples.mjs';
 import { withoutMaintainerNotes } from './lib/maintainer-notes.mjs';
+import { buildConsole, gzippedSize, SANDBOX_SCRIPT } from './docs-console/bundle.mjs';
+import { consoleData } from './docs-console/console-data.mjs';
+import { escapeHtml, noscriptOperationList } from './docs-console/operation-list.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -45,7 +48,15 @@ const only = option('--api');
 
 const redocly = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
 /** Files besides the bundles that shape the pages; build-info.json records their hashes. */
-const BUILD_INPUTS = ['redocly.yaml', 'scripts/build-docs.mjs', 'scripts/lib/code-samples.mjs', 'scripts/lib/maintainer-notes.mjs'];
+const BUILD_INPUTS = [
+  'redocly.yaml',
+  'scripts/build-docs.mjs',
+  'scripts/lib/code-samples.mjs',
+  'scripts/lib/maintainer-notes.mjs',
+  'scripts/docs-console/code-panels.css',
+  'scripts/docs-console/operation-list.mjs',
+];
+const CODE_PANELS_CSS = readFileSync(join(root, 'scripts', 'docs-console', 'code-panels.css'), 'utf8');
 const redoclyVersion = JSON.parse(readFileSync(join(root, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')).version;
 const allApis = Object.keys(parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')).apis ?? {});
 if (only !== undefined && !allApis.includes(only)) {
@@ -81,6 +92,11 @@ mkdirSync(outDir, { recursive: true });
 const sourceDir = mkdtempSync(join(tmpdir(), 'build-docs-'));
 process.on('exit', () => rmSync(sourceDir, { recursive: true, force: true }));
 
+// The "Try it" console (scripts/docs-console/): a small script in every page,
+// and the sandbox's script beside the pages, loaded on the first "Try it".
+const tryIt = await buildConsole();
+writeFileSync(join(outDir, SANDBOX_SCRIPT), tryIt.sandboxScript);
+
 const entries = [];
 for (const api of apis) {
   const started = performance.now();
@@ -92,8 +108,20 @@ for (const api of apis) {
   writeFileSync(source, withCodeSamples(api, withoutMaintainerNotes(readFileSync(bundle, 'utf8'))));
   runRedocly(['build-docs', source, '--output', output, '--inlineBundle']);
   inlineBadge(output);
-  entries.push({ api, file: `${api}.html`, info: document.info ?? {}, sha256: sha256(readFileSync(bundle)) });
-  console.log(`built ${relative(root, output)} (${Math.round(performance.now() - started)} ms)`);
+  const redocScript = gzippedSize(scriptsOf(readFileSync(output, 'utf8')));
+  const data = { ...consoleData(api, document), sandboxScript: SANDBOX_SCRIPT };
+  addToPage(output, {
+    styles: [CODE_PANELS_CSS, tryIt.styles],
+    noscript: noscriptOperationList(document),
+    data: { id: 'try-it-data', value: data },
+    scripts: [tryIt.pageScript],
+  });
+  const pageScript = gzippedSize(scriptsOf(readFileSync(output, 'utf8')));
+  entries.push({ api, file: `${api}.html`, info: document.info ?? {}, sha256: sha256(readFileSync(bundle)), javascript: { redocScript, pageScript } });
+  console.log(
+    `built ${relative(root, output)} (${Math.round(performance.now() - started)} ms; its JavaScript ${kB(redocScript)} before Try it, ` +
+      `${kB(pageScript)} with it; the first Try it loads ${kB(tryIt.sizes.sandboxScript)} more; min+gz)`,
+  );
 }
 
 writeFileSync(join(outDir, 'index.html'), indexPage(entries));
@@ -104,7 +132,13 @@ writeFileSync(
     {
       redoclyCli: redoclyVersion,
       // Everything else the pages depend on: the Redoc options in redocly.yaml, this script and its helpers.
-      inputs: Object.fromEntries(BUILD_INPUTS.map((file) => [file, sha256(readFileSync(join(root, file)))])),
+      // The console's scripts are bundled from the SDK's sandbox: every source file they hold counts too.
+      inputs: Object.fromEntries([...new Set([...BUILD_INPUTS, ...tryIt.inputs])].map((file) => [file, sha256(readFileSync(join(root, file)))])),
+      // Bytes, minified and gzipped: each page's JavaScript before the console and with it, and what the first "Try it" loads.
+      javascript: {
+        pages: Object.fromEntries(entries.map((entry) => [entry.file, entry.javascript])),
+        firstTryIt: { [SANDBOX_SCRIPT]: tryIt.sizes.sandboxScript },
+      },
       apis: Object.fromEntries(entries.map((entry) => [entry.api, { bundle: relative(root, bundlePath(entry.api)), sha256: entry.sha256 }])),
     },
     null,
@@ -146,6 +180,37 @@ function inlineBadge(file) {
   writeFileSync(file, html);
 }
 
+/**
+ * Adds our own styles to a built page, at the end of its <head> (after
+ * Redoc's, so they win at equal specificity), a <noscript> block before
+ * Redoc's root, and data and scripts at the end of its <body>. Redoc's page holds `</head>` and `</body>` inside its script too,
+ * so the head is closed at its first one and the body at its last.
+ */
+function addToPage(file, { styles = [], noscript = '', data, scripts = [] }) {
+  let html = readFileSync(file, 'utf8');
+  const headEnd = html.indexOf('</head>');
+  const redocRoot = html.indexOf('<div id="redoc">');
+  const bodyEnd = html.lastIndexOf('</body>');
+  if (headEnd < 0 || redocRoot < headEnd || bodyEnd < redocRoot || html.slice(bodyEnd).replace(/\s+/g, '') !== '</body></html>') {
+    fail(`${relative(root, file)}: Redoc's page layout changed (no <head> … </body></html> to add the docs' own styles and scripts to)`);
+  }
+  const style = styles.map((css) => `<style>\n${css}</style>\n`).join('');
+  // JSON in a data block: `<` escaped, so no string in it can close the element.
+  const json = data ? `<script type="application/json" id="${data.id}">${JSON.stringify(data.value).replace(/</g, '\\u003c')}</script>\n` : '';
+  const script = json + scripts.map((code) => `<script>\n${code.replace(/<\/script/gi, '<\\/script')}</script>\n`).join('');
+  html = html.slice(0, headEnd) + style + html.slice(headEnd, redocRoot) + noscript + html.slice(redocRoot, bodyEnd) + script + html.slice(bodyEnd);
+  writeFileSync(file, html);
+}
+
+/** Every script a page runs (inline and classic or module; not JSON data blocks), concatenated. */
+function scriptsOf(html) {
+  return [...html.matchAll(/<script(?![^>]*type="application\/json")[^>]*>([\s\S]*?)<\/script>/g)].map((match) => match[1]).join('\n');
+}
+
+function kB(bytes) {
+  return `${(bytes / 1024).toFixed(1)} kB`;
+}
+
 function svgDataUri(svg) {
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }
@@ -165,10 +230,6 @@ function oneLine(markdown) {
     .trim();
   const sentence = text.match(/^.*?[.!?](?=\s|$)/);
   return sentence ? sentence[0] : text;
-}
-
-function escapeHtml(value) {
-  return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
 
 function indexPage(items) {

@@ -6,3 +6,15 @@ export declare function codeSample(api: string, doc: unknown, method: string, pa
 export declare function codeSamplesOf(api: string, doc: unknown): [string, string][];
 /** The bundle's YAML text with an `x-codeSamples` entry on every operation. */
 export declare function withCodeSamples(api: string, yamlText: string): string;
+/** One parameter a caller gives an operation, with the spec's example value. */
+export interface OperationParameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  type: string;
+  explode: boolean;
+  value: unknown;
+  hasExample: boolean;
+}
+/** Each parameter of an operation (not `Authorization`) and its example body. */
+export declare function operationInputs(doc: unknown, operation: unknown, pathItem?: unknown): { parameters: OperationParameter[]; body: unknown };

@@ -5,54 +5,9 @@
 // Added to the docs build only, never to the committed bundles users
 // regenerate from. test/unit/code-samples.test.ts type-checks every sample.
 import { parseDocument } from 'yaml';
+import { CHANNELS_CLIENT, CLIENTS, quote, sdkCallSample } from './sdk-call.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
-
-/**
- * The channels client as the README makes it: the API lives at each
- * organisation's own address, so every sample passes it as `baseUrl`. One
- * option a line, so the panel stays narrow.
- */
-const CHANNELS_CLIENT = [
-  'const channels = createChannelsClient({',
-  '  apiKey: process.env.CHANNELS_API_KEY!,',
-  "  baseUrl: 'https://<org>.example/v1', // your organisation's address",
-  '});',
-].join('\n');
-
-/** How each API's client is made and reached in a sample. */
-const CLIENTS = {
-  channels: {
-    entry: 'channels',
-    create: CHANNELS_CLIENT,
-    factory: 'createChannelsClient',
-    call: 'channels',
-  },
-  streams: {
-    entry: 'streams',
-    create: 'const streams = createStreamsClient({ apiKey: process.env.STREAMS_API_KEY!, apiSecret: process.env.STREAMS_API_SECRET! });',
-    factory: 'createStreamsClient',
-    call: 'streams',
-  },
-  'policy-coordinator': {
-    entry: 'policy',
-    create: 'const policy = createPolicyClient({ apiKey: process.env.POLICY_API_KEY! });',
-    factory: 'createPolicyClient',
-    call: 'policy.coordinator',
-  },
-  'policy-evaluation': {
-    entry: 'policy',
-    create: 'const policy = createPolicyClient({ apiKey: process.env.POLICY_API_KEY! });',
-    factory: 'createPolicyClient',
-    call: 'policy.evaluation',
-  },
-  'policy-reporting': {
-    entry: 'policy',
-    create: 'const policy = createPolicyClient({ apiKey: process.env.POLICY_API_KEY! });',
-    factory: 'createPolicyClient',
-    call: 'policy.reporting',
-  },
-};
 
 /**
  * The first call a new user makes, shown on the docs index under the install
@@ -114,26 +69,6 @@ function requestBody(doc, operation) {
   return sampleFromSchema(doc, media.schema);
 }
 
-/** A TypeScript literal of a JSON value, as a person would write it: bare keys where they can be, single quotes. */
-function literal(value, indent = '') {
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    return `[\n${value.map((item) => `${inner}${literal(item, inner)},`).join('\n')}\n${indent}]`;
-  }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return '{}';
-    const key = (name) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : quote(name));
-    return `{\n${entries.map(([name, item]) => `${inner}${key(name)}: ${literal(item, inner)},`).join('\n')}\n${indent}}`;
-  }
-  return typeof value === 'string' ? quote(value) : JSON.stringify(value);
-}
-
-function quote(text) {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
-}
-
 /** The TypeScript sample of one operation. */
 export function codeSample(api, doc, method, path, operation, pathItem = {}) {
   const client = CLIENTS[api];
@@ -160,26 +95,41 @@ export function codeSample(api, doc, method, path, operation, pathItem = {}) {
       "console.log(response.headers.get('X-Cll-Available-Origins')); // e.g. {001,002}",
     ].join('\n');
   }
-  const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(doc, p));
+  const { parameters, body } = operationInputs(doc, operation, pathItem);
   const groups = {};
   for (const parameter of parameters) {
-    const wanted = parameter.in === 'path' || parameter.required === true;
-    if (!wanted || !['path', 'query', 'header'].includes(parameter.in)) continue;
-    // The client sets the credentials itself.
-    if (parameter.in === 'header' && /^authorization$/i.test(parameter.name)) continue;
-    (groups[parameter.in] ??= {})[parameter.name] = parameterValue(doc, parameter);
+    if (parameter.required) (groups[parameter.in] ??= {})[parameter.name] = parameter.value;
   }
-  const init = {};
-  if (Object.keys(groups).length > 0) init.params = groups;
-  const body = requestBody(doc, operation);
-  if (body !== undefined) init.body = body;
-  const args = Object.keys(init).length > 0 ? `'${path}', ${literal(init)}` : `'${path}'`;
-  return [
-    `import { ${client.factory}, unwrap } from '@ourteam/service-sdk/${client.entry}';`,
-    '',
-    client.create,
-    `const answer = await unwrap(${client.call}.${method.toUpperCase()}(${args}));`,
-  ].join('\n');
+  return sdkCallSample(api, method, path, { params: groups, body });
+}
+
+/**
+ * What a caller gives one operation, from the spec: each parameter (path,
+ * query, header; not `Authorization`, which the client sets) with its
+ * example value, whether it is required (path parameters always are), its
+ * type and how an array is written in the query; and the example body, or
+ * undefined when the operation takes none.
+ */
+export function operationInputs(doc, operation, pathItem = {}) {
+  const parameters = [];
+  for (const parameter of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(doc, p))) {
+    if (!['path', 'query', 'header'].includes(parameter.in)) continue;
+    if (parameter.in === 'header' && /^authorization$/i.test(parameter.name)) continue;
+    const schema = deref(doc, parameter.schema) ?? {};
+    const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+    const hasExample = parameter.example !== undefined || Object.keys(parameter.examples ?? {}).length > 0;
+    parameters.push({
+      name: parameter.name,
+      in: parameter.in,
+      required: parameter.in === 'path' || parameter.required === true,
+      type: type ?? 'string',
+      // OpenAPI's default for query arrays is form, exploded: `a=1&a=2`; `explode: false` joins them with commas.
+      explode: parameter.explode !== false,
+      value: parameterValue(doc, parameter),
+      hasExample,
+    });
+  }
+  return { parameters, body: requestBody(doc, operation) };
 }
 
 /** Every operation of a bundle with its sample: `[operationId, source]`. */

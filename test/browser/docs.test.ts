@@ -6,6 +6,8 @@
 // bundle are rendered; no visible text speaks of how the spec was written
 // (MAINTAINER_WORDING); each operation's request panel shows its SDK call
 // without a click, and the JSON payload is the panel's other choice; the
+// code panels (request and response samples) are whole at the default width:
+// no content wider than its panel, no text under a copy button; the
 // console has no errors, and no request leaves 127.0.0.1 (such requests are
 // aborted so nothing leaks, and the test names them). The index says how to
 // install the SDK and shows its first call. Screenshots land in
@@ -317,6 +319,41 @@ function callOf(sample: string): string {
 
 const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
+/**
+ * What a reader cannot read in an operation's code panels (request and
+ * response samples) at the page's width: a panel whose content is wider than
+ * the panel (scrolled or cut off), and text under a panel's copy button.
+ * Measured in the page, on rendered boxes; empty when every panel is whole.
+ */
+async function hiddenCodeText(section: Locator): Promise<string[]> {
+  return section.evaluate((element) => {
+    const problems: string[] = [];
+    const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    for (const pre of element.querySelectorAll('pre')) {
+      if (pre.getClientRects().length === 0) continue; // not rendered (another tab, a collapsed part)
+      const firstLine = (pre.textContent ?? '').trim().split('\n')[0]?.slice(0, 60);
+      if (pre.scrollWidth > pre.clientWidth) {
+        problems.push(`content ${pre.scrollWidth} px wide in a ${pre.clientWidth} px panel ("${firstLine}")`);
+      }
+      const block = pre.closest('[data-component-name="CodeBlock/CodeBlock"]') ?? pre.parentElement;
+      const button = block?.querySelector('[data-testid="copy-button"]');
+      const box = button?.getBoundingClientRect();
+      if (box === undefined || box.width === 0) continue;
+      const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        if (text.trim() === '') continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        if ([...range.getClientRects()].some((rect) => rect.width > 0 && overlaps(rect, box))) {
+          problems.push(`the copy button covers "${text.trim().slice(0, 40)}" ("${firstLine}")`);
+        }
+      }
+    }
+    return problems;
+  });
+}
+
 describeWithBrowser('reference docs in Chromium', () => {
   const apis = apiNames.map(loadApi);
   let browser: Browser | undefined;
@@ -496,8 +533,11 @@ describeWithBrowser('reference docs in Chromium', () => {
               problems.push(`${what}: no section of the page has the heading "${operation.summary}"`);
             } else if (!panel.includes(call)) {
               problems.push(`${what}: the request panel shows "${panel.slice(0, 160)}", not the SDK call ${call}`);
-            } else if (operation.hasBody) {
-              lastWithBody = { operation, route: (await link.getAttribute('href')) ?? '' };
+            } else {
+              // Nothing of its code panels is clipped or under a copy button at the default width.
+              const hidden = await hiddenCodeText(operationSection(page, normalize(operation.summary)).first());
+              for (const problem of hidden) problems.push(`${what}: ${problem}`);
+              if (operation.hasBody) lastWithBody = { operation, route: (await link.getAttribute('href')) ?? '' };
             }
           }
         }

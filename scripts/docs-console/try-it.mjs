@@ -1,0 +1,237 @@
+// "Try it" beside every operation of a reference page (Redoc stays the
+// reference; this script only adds to it). The docs build bundles this file
+// into the page, after the console's data (`#try-it-data`, made by
+// console-data.mjs). Each operation's section gets a "Try it" button; it
+// opens a panel with the parameters and the body pre-filled from the spec's
+// example, editable. "Send" runs the request against the SDK's sandbox inside
+// the page (sandbox-entry.ts, loaded on the first "Try it" only), and shows
+// the status line, the headers and the body as the sandbox answered. The
+// sandbox lives for the visit and is shared by every operation of the page;
+// "Reset sandbox" puts it back to its seed. The panel also shows the SDK call
+// that makes the same request, with the values typed. Without JavaScript,
+// none of this exists and the page is Redoc's.
+import { sdkCallSample } from '../lib/sdk-call.mjs';
+
+const data = JSON.parse(document.getElementById('try-it-data')?.textContent ?? 'null');
+/** Operations by the last part of their Redoc section id (`<tag>/<operationid>`, lowercased). */
+const operations = new Map((data?.operations ?? []).map((operation) => [operation.id.toLowerCase(), operation]));
+
+const REASONS = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized',
+  403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 410: 'Gone', 413: 'Content Too Large',
+  415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error',
+  502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+let sandboxLoading;
+/** The page's sandbox, loaded once (a classic script, so a page opened as a file loads it too). */
+function pageSandbox() {
+  sandboxLoading ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = data.sandboxScript;
+    script.onload = () => resolve(globalThis.TryItSandbox.start());
+    script.onerror = () => {
+      sandboxLoading = undefined;
+      reject(new Error(`could not load ${data.sandboxScript}, the sandbox's script (it sits beside this page)`));
+    };
+    document.head.append(script);
+  });
+  return sandboxLoading;
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value;
+    else node.setAttribute(name, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+/** The text an input shows for a spec value. */
+const asInput = (value) => (value === undefined ? '' : Array.isArray(value) ? value.join(',') : String(value));
+
+/** A typed value as the SDK call takes it (numbers as numbers, lists as arrays). */
+function typed(parameter, text) {
+  if (parameter.type === 'array') return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  if ((parameter.type === 'integer' || parameter.type === 'number') && /^-?\d+(\.\d+)?$/.test(text.trim())) return Number(text);
+  if (parameter.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+/** The request the form describes: its URL, headers and body text. */
+function requestOf(operation, form) {
+  const values = operation.parameters
+    .map((parameter) => ({ parameter, text: form.querySelector(`[data-parameter="${parameter.in}:${parameter.name}"]`).value }))
+    .filter(({ text }) => text.trim() !== '');
+  const path = operation.path.replace(/\{([^}]+)\}/g, (whole, name) => {
+    const given = values.find(({ parameter }) => parameter.in === 'path' && parameter.name === name);
+    return given ? encodeURIComponent(given.text) : whole;
+  });
+  const query = new URLSearchParams();
+  const headers = [];
+  for (const { parameter, text } of values) {
+    if (parameter.in === 'header') headers.push([parameter.name, text]);
+    if (parameter.in !== 'query') continue;
+    const value = typed(parameter, text);
+    if (!Array.isArray(value)) query.append(parameter.name, String(value));
+    else if (parameter.explode) for (const item of value) query.append(parameter.name, item);
+    else query.append(parameter.name, value.join(','));
+  }
+  const bodyField = form.querySelector('[data-body]');
+  const body = bodyField && bodyField.value.trim() !== '' ? bodyField.value : undefined;
+  const search = query.toString();
+  return { url: `${operation.baseUrl}${path}${search ? `?${search}` : ''}`, headers, body, values };
+}
+
+/** The SDK call that makes the same request, with the reader's values. */
+function sampleOf(operation, form) {
+  if (operation.sample !== undefined) return operation.sample;
+  const { values, body } = requestOf(operation, form);
+  const params = {};
+  for (const { parameter, text } of values) (params[parameter.in] ??= {})[parameter.name] = typed(parameter, text);
+  let parsed;
+  if (body !== undefined) {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return `// The body is not valid JSON: the SDK call needs an object.\n${sdkCallSample(data.api, operation.method, operation.path, { params })}`;
+    }
+  }
+  return sdkCallSample(data.api, operation.method, operation.path, { params, body: parsed });
+}
+
+/** The answer as the reader sees it: the status line, the headers, the body (JSON indented, as sent otherwise). */
+function showAnswer(output, answer) {
+  const reason = answer.statusText || REASONS[answer.status] || '';
+  let body = answer.body;
+  try {
+    body = JSON.stringify(JSON.parse(answer.body), null, 2);
+  } catch {
+    // Not JSON (or empty): shown exactly as it came.
+  }
+  output.replaceChildren(
+    element('p', { class: `try-it-status try-it-status-${String(answer.status)[0]}xx`, text: `${answer.status} ${reason}`.trim() }),
+    element('h5', { text: 'Headers' }),
+    element('pre', { class: 'try-it-headers', text: answer.headers.map(([name, value]) => `${name}: ${value}`).join('\n') }),
+    element('h5', { text: 'Body' }),
+    element('pre', { class: 'try-it-body', text: body === '' ? '(empty)' : body }),
+  );
+}
+
+function showFailure(output, error) {
+  output.replaceChildren(element('p', { class: 'try-it-status try-it-status-failed', text: `Not sent: ${error?.message ?? String(error)}` }));
+}
+
+function panelFor(operation) {
+  const form = element('form', { class: 'try-it-form' });
+  for (const parameter of operation.parameters) {
+    const id = `try-it-${operation.id}-${parameter.in}-${parameter.name}`;
+    form.append(
+      element(
+        'div',
+        { class: 'try-it-field' },
+        element('label', { for: id, text: `${parameter.name} (${parameter.in}${parameter.required ? ', required' : ''})` }),
+        element('input', { id, 'data-parameter': `${parameter.in}:${parameter.name}`, value: asInput(parameter.value), spellcheck: 'false', autocomplete: 'off' }),
+      ),
+    );
+  }
+  if (operation.body !== undefined) {
+    const id = `try-it-${operation.id}-body`;
+    const body = element('textarea', { id, 'data-body': '', rows: '8', spellcheck: 'false' });
+    body.value = JSON.stringify(operation.body, null, 2);
+    form.append(element('div', { class: 'try-it-field' }, element('label', { for: id, text: 'Body (JSON)' }), body));
+  }
+  const send = element('button', { type: 'submit', class: 'try-it-send', text: 'Send' });
+  const reset = element('button', { type: 'button', class: 'try-it-reset', text: 'Reset sandbox' });
+  const output = element('div', { class: 'try-it-answer', 'aria-live': 'polite' });
+  const sample = element('pre', { class: 'try-it-sample' });
+  const note = element('p', {
+    class: 'try-it-note',
+    text: `${operation.method} ${operation.baseUrl}${operation.path}, answered by the SDK's sandbox in this page: nothing leaves your browser, and the sandbox's made-up credentials sign it. Its data lasts for this visit.`,
+  });
+  form.append(element('div', { class: 'try-it-actions' }, send, reset));
+  const panel = element(
+    'div',
+    { class: 'try-it-panel', role: 'region', 'aria-label': `Try it: ${operation.summary}` },
+    note,
+    form,
+    output,
+    element('h5', { text: 'The same call with the SDK' }),
+    sample,
+  );
+  const refreshSample = () => (sample.textContent = sampleOf(operation, form));
+  form.addEventListener('input', refreshSample);
+  refreshSample();
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    send.disabled = true;
+    output.replaceChildren(element('p', { class: 'try-it-status', text: 'Sending…' }));
+    try {
+      const { url, headers, body } = requestOf(operation, form);
+      const sandbox = await pageSandbox();
+      showAnswer(output, await sandbox.send({ method: operation.method, url, headers, body, auth: data.auth }));
+    } catch (error) {
+      showFailure(output, error);
+    } finally {
+      send.disabled = false;
+    }
+  });
+  reset.addEventListener('click', async () => {
+    try {
+      (await pageSandbox()).reset();
+      output.replaceChildren(element('p', { class: 'try-it-status', text: 'The sandbox is back to its first state.' }));
+    } catch (error) {
+      showFailure(output, error);
+    }
+  });
+  return panel;
+}
+
+/** Whether React has taken over a node: changing the page before would break Redoc's hydration. */
+const hydrated = (node) => Object.keys(node).some((key) => key.startsWith('__reactFiber$'));
+
+/** Adds the button (and, once opened, the panel) to every operation section on the page that has none yet. */
+function decorate() {
+  for (const section of document.querySelectorAll('[data-item-kind="httpItem"]')) {
+    if (section.querySelector('.try-it-button') || !hydrated(section)) continue;
+    const operation = operations.get(section.id.split('/').pop());
+    const heading = section.querySelector('h1, h2, h3');
+    if (!operation || !heading?.parentElement) continue;
+    const button = element('button', { type: 'button', class: 'try-it-button', 'aria-expanded': 'false', text: 'Try it' });
+    let panel;
+    button.addEventListener('click', () => {
+      panel ??= panelFor(operation);
+      const open = !panel.isConnected;
+      // In the right-hand column, above the request sample: where the code is, and the reference text stays in place.
+      const column = section.querySelector('[data-testid="right-panel"]');
+      if (open && column) column.prepend(panel);
+      else if (open) heading.parentElement.parentElement.after(panel);
+      else panel.remove();
+      button.setAttribute('aria-expanded', String(open));
+      if (open) pageSandbox().catch(() => undefined); // start loading now; Send reports a failure
+    });
+    heading.parentElement.after(button);
+  }
+}
+
+if (data !== null) {
+  // Redoc hydrates its prerendered page, and mounts sections as they near the
+  // viewport (and drops far ones): decorate whatever appears.
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => {
+      scheduled = false;
+      decorate();
+    });
+  };
+  new MutationObserver(schedule).observe(document.documentElement, { childList: true, subtree: true });
+  // Hydration changes no nodes; look again until it has happened.
+  const waitForHydration = setInterval(() => {
+    schedule();
+    if (document.querySelector('.try-it-button')) clearInterval(waitForHydration);
+  }, 200);
+}
