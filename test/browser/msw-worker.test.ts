@@ -1,0 +1,135 @@
+// The sandbox under MSW in a real browser (issue 34): the README's browser
+// example, as written, starts `setupWorker(...sandboxHandlers(sandbox))` in a
+// page served from 127.0.0.1 (with MSW's worker script from the page's
+// origin); the page's SDK client, made without a `fetch`, and its plain
+// `fetch` then reach the sandbox running in the page, and nothing goes to
+// the network.
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { entrySource } from '../support/user-modules.js';
+import { describeWithBrowser, launchChromium } from './support/chromium.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** The README's TypeScript block that contains `marker`. */
+async function readmeBlock(marker: string): Promise<string> {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!).find((source) => source.includes(marker));
+  if (block === undefined) throw new Error(`README has no TypeScript block with ${marker}`);
+  return block;
+}
+
+/** The page: the README's example first (it starts the worker), then what the application would do. */
+const PAGE_SCRIPT = `
+import './readme-example.ts';
+import { createChannelsClient, unwrap } from '@ourteam/service-sdk/channels';
+
+window.runChecks = async () => {
+  const headers = { Authorization: 'Apikey my-app-key' };
+  const channels = createChannelsClient({ apiKey: 'my-app-key', baseUrl: 'https://acme.example/v1', retry: false });
+  const created = await unwrap(channels.POST('/channels', { body: { name: 'from-the-page' } }));
+  const listed = await (await fetch('https://acme.example/v1/channels', { headers })).json();
+  const missing = await fetch('https://acme.example/v1/no-such-thing', { headers });
+  const wrongKey = await fetch('https://acme.example/v1/channels', { headers: { Authorization: 'Apikey someone-else' } });
+  return {
+    controlled: navigator.serviceWorker.controller !== null,
+    created: created.name,
+    listed: listed.data.map((channel) => channel.channel_id).includes(created.channel_id),
+    missing: { status: missing.status, body: await missing.json() },
+    wrongKey: wrongKey.status,
+  };
+};
+`;
+
+/** `@ourteam/service-sdk/<entry>` → the entry's source; the page's own two modules from memory. */
+function pageModules(example: string): Plugin {
+  return {
+    name: 'page-modules',
+    setup(builder) {
+      builder.onResolve({ filter: /^@ourteam\/service-sdk\// }, (args) => ({ path: entrySource(args.path.slice('@ourteam/service-sdk/'.length)) }));
+      builder.onResolve({ filter: /^(page|\.\/readme-example)\.ts$/ }, (args) => ({ path: args.path.replace('./', ''), namespace: 'page' }));
+      builder.onLoad({ filter: /.*/, namespace: 'page' }, (args) => ({
+        contents: args.path === 'page.ts' ? PAGE_SCRIPT : example,
+        loader: 'ts',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+describeWithBrowser('the sandbox under MSW in Chromium', () => {
+  let server: Server | undefined;
+  let browser: Browser | undefined;
+  let origin = '';
+  const files = new Map<string, string>();
+  /** Every path the page asked our server for. */
+  const served: string[] = [];
+
+  beforeAll(async () => {
+    const bundled = await build({
+      entryPoints: ['page.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      write: false,
+      outfile: '/out/page.js',
+      plugins: [pageModules(await readmeBlock("from 'msw/browser'"))],
+      logLevel: 'silent',
+    });
+    files.set('/page.js', bundled.outputFiles[0]!.text);
+    // What `npx msw init <dir>` writes: the worker script of the installed msw, served from the page's origin.
+    files.set('/mockServiceWorker.js', await readFile(join(root, 'node_modules', 'msw', 'lib', 'mockServiceWorker.js'), 'utf8'));
+    files.set('/', '<!doctype html><title>msw</title><script type="module" src="/page.js"></script>');
+    server = createServer((req, res) => {
+      served.push(req.url ?? '/');
+      const body = files.get(req.url ?? '/');
+      if (body === undefined) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html' : 'text/javascript' }).end(body);
+    });
+    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.closeAllConnections();
+    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  });
+
+  it("the README's setupWorker example serves the page's client and fetch from one sandbox in the page", async () => {
+    const context = await browser!.newContext();
+    const outside: string[] = [];
+    // Requests that reach the network, the worker's own included, are seen here; none may leave 127.0.0.1.
+    await context.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.hostname === '127.0.0.1') return route.continue();
+      outside.push(url.href);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => typeof (window as { runChecks?: unknown }).runChecks === 'function', undefined, { timeout: 30_000 });
+    const result = await page.evaluate(() => (window as unknown as { runChecks: () => Promise<unknown> }).runChecks());
+    await context.close();
+
+    expect(result).toEqual({
+      controlled: true,
+      created: 'from-the-page',
+      listed: true,
+      missing: { status: 404, body: expect.objectContaining({ message: expect.stringContaining('/no-such-thing') }) },
+      wrongKey: 401,
+    });
+    expect(pageErrors).toEqual([]);
+    expect(outside).toEqual([]);
+    expect([...new Set(served)].sort()).toEqual(['/', '/mockServiceWorker.js', '/page.js']);
+  }, 60_000);
+});
