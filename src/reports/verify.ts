@@ -40,22 +40,22 @@ function hexOf(bytes: Uint8Array, offset: number, length: number): string {
   return hex;
 }
 
-/**
- * The configuration of `digest` (lowercase) in `trust`, checked, or undefined.
- * Keys may be in any case: the exact key is tried first, then the others.
- *
- * @throws {ConfigurationError} when the trust or that configuration is not well formed.
- */
-function configurationOf(trust: ReportTrust, digest: string): Configuration | undefined {
-  if (typeof trust !== 'object' || trust === null) throw new ConfigurationError('trust', `expected a record of config digest to { f, signers }, got ${quoteInput(trust)}`);
-  let key: string | undefined = Object.hasOwn(trust, digest) ? digest : undefined;
-  if (key === undefined) {
-    for (const candidate of Object.keys(trust)) if (candidate.toLowerCase() === digest) key = candidate;
+/** `trust` itself is a record (the first check of every use of it). */
+function checkTrustRecord(trust: unknown, option: string): asserts trust is ReportTrust {
+  if (typeof trust !== 'object' || trust === null || Array.isArray(trust)) {
+    throw new ConfigurationError(option, `expected a record of config digest to { f, signers }, got ${quoteInput(trust)}`);
   }
-  if (key === undefined) return undefined;
-  const where = `trust[${key}]`;
-  if (!DIGEST.test(key)) throw new ConfigurationError('trust', `${quoteInput(key)} is not a 32-byte 0x-hex config digest`);
-  const { f, signers } = trust[key] ?? ({} as { f?: unknown; signers?: unknown });
+}
+
+/**
+ * The configuration under `key` of `trust`, checked.
+ *
+ * @throws {ConfigurationError} naming `option[key]…` when it is not well formed.
+ */
+function checkedConfiguration(trust: ReportTrust, key: string, option: string): Configuration {
+  const where = `${option}[${key}]`;
+  if (!DIGEST.test(key)) throw new ConfigurationError(option, `${quoteInput(key)} is not a 32-byte 0x-hex config digest`);
+  const { f, signers } = (trust[key] ?? {}) as { f?: unknown; signers?: unknown };
   if (typeof f !== 'number' || !Number.isInteger(f) || f < 1) throw new ConfigurationError(`${where}.f`, `expected a positive integer, got ${quoteInput(f)}`);
   if (!Array.isArray(signers)) throw new ConfigurationError(`${where}.signers`, `expected an array of addresses, got ${quoteInput(signers)}`);
   if (signers.length <= 3 * f || signers.length > MAX_ORACLES) {
@@ -68,6 +68,33 @@ function configurationOf(trust: ReportTrust, digest: string): Configuration | un
   });
   if (set.size !== signers.length) throw new ConfigurationError(`${where}.signers`, 'lists a signer twice');
   return { f, signers: set };
+}
+
+/**
+ * The configuration of `digest` (lowercase) in `trust`, checked, or
+ * undefined. Keys may be in any case: the exact key is tried first.
+ *
+ * @throws {ConfigurationError} when the trust or that configuration is not well formed.
+ */
+function configurationOf(trust: ReportTrust, digest: string): Configuration | undefined {
+  checkTrustRecord(trust, 'trust');
+  let key: string | undefined = Object.hasOwn(trust, digest) ? digest : undefined;
+  if (key === undefined) {
+    for (const candidate of Object.keys(trust)) if (candidate.toLowerCase() === digest) key = candidate;
+  }
+  return key === undefined ? undefined : checkedConfiguration(trust, key, 'trust');
+}
+
+/**
+ * Checks every configuration of a trust up front (where an option takes one,
+ * so a mistake is reported when the option is given, not at the first report).
+ *
+ * @throws {ConfigurationError} naming `option` and the part that is wrong.
+ */
+export function checkReportTrust(trust: unknown, option: string): ReportTrust {
+  checkTrustRecord(trust, option);
+  for (const key of Object.keys(trust)) checkedConfiguration(trust, key, option);
+  return trust;
 }
 
 /**
@@ -89,7 +116,7 @@ function configurationOf(trust: ReportTrust, digest: string): Configuration | un
 export function verifyReport(fullReport: string, trust: ReportTrust): ReportVerification {
   const report = readSignedReport(fullReport);
   if (typeof report === 'string') {
-    configurationOf(trust, ''); // a malformed trust is the caller's bug whatever the report
+    checkTrustRecord(trust, 'trust'); // a malformed trust is the caller's bug whatever the report
     return invalid('malformed', report);
   }
   const { bytes } = report;

@@ -4,7 +4,7 @@
  * independent implementation: viem's ABI encoder, keccak256 and secp256k1
  * signing (`@noble/curves` inside).
  */
-import { concat, encodeAbiParameters, keccak256, toHex, type Hex } from 'viem';
+import { concat, decodeAbiParameters, encodeAbiParameters, keccak256, toHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
 /** The secp256k1 group order. */
@@ -103,4 +103,10 @@ export async function signedReport(don: TestDon, options: { signers?: readonly T
   const signatures = await Promise.all(signers.map((signer) => signReport(signer, reportContext, reportBlob)));
   const parts: ReportParts = { reportContext, reportBlob, signatures };
   return { fullReport: encodeFullReport(parts), parts };
+}
+
+/** `fullReport` (any report, e.g. an unsigned one a test server made) signed anew by `signers` of `don`, under `don`'s context. */
+export async function resign(fullReport: Hex, don: TestDon, signers: readonly TestSigner[] = don.signers.slice(0, don.f + 1)): Promise<Hex> {
+  const [, reportBlob] = decodeAbiParameters([{ type: 'bytes32[3]' }, { type: 'bytes' }, { type: 'bytes32[]' }, { type: 'bytes32[]' }, { type: 'bytes32' }], fullReport);
+  return (await signedReport(don, { blob: reportBlob, signers })).fullReport;
 }

@@ -5,6 +5,7 @@ import { ReportStreamOverflowError } from './errors.js';
 import type { OverflowPolicy } from './options.js';
 import type { ReportQueue } from './queue.js';
 import type { StreamStatus } from './stats.js';
+import type { StreamVerification } from './verification.js';
 import type { FeedState } from './watermarks.js';
 
 /** What delivery needs from the stream besides admission and the buffer. */
@@ -32,6 +33,8 @@ export class ReportDelivery<R extends Report> {
     private readonly limits: { readonly bufferSize: number; readonly overflow: OverflowPolicy },
     private readonly status: StreamStatus,
     private readonly host: DeliveryHost,
+    /** With `verify`: a new report goes on only once its signatures are verified. */
+    private readonly verification?: StreamVerification,
   ) {}
 
   /** Held reports discarded by `overflow: 'latest-per-feed'` (the buffer counts its own). */
@@ -42,6 +45,12 @@ export class ReportDelivery<R extends Report> {
   /** A live report from a connection (`source`), parsed and of a stream asked for. */
   live(feed: FeedState, report: Report, source: string): void {
     if (!this.admission.isNew(feed, report, source)) return;
+    const verified = this.verification?.verified(report, source) ?? true;
+    if (verified !== true) {
+      // Verified later, off the socket's path: then it comes through here again (a copy delivered meanwhile makes it a duplicate).
+      if (verified !== false) void verified.then((valid) => valid && !this.stopped && this.live(feed, report, source));
+      return;
+    }
     if (this.host.isFilling(feed.key)) {
       this.hold(feed.key, report);
       return;
@@ -55,6 +64,10 @@ export class ReportDelivery<R extends Report> {
     const feed = this.admission.feed(key);
     if (this.stopped || feed === undefined) return false;
     if (!this.admission.isNew(feed, report, 'rest')) return false;
+    const verified = this.verification?.verified(report, 'rest') ?? true;
+    if (verified !== true && !(verified !== false && (await verified))) return false;
+    // Still new after the wait? (A live copy may have been delivered meanwhile.)
+    if (verified !== true && (this.stopped || !this.admission.isNew(feed, report, 'rest'))) return false;
     const item = this.admission.admit(feed, report, 'rest');
     if (item === undefined) return false;
     this.status.counts.backfilled++;
@@ -97,6 +110,7 @@ export class ReportDelivery<R extends Report> {
   stop(): void {
     this.stopped = true;
     this.held.clear();
+    this.verification?.stop();
   }
 
   private hold(key: string, report: Report): void {

@@ -57,7 +57,8 @@ export class ReportStreamOverflowError extends SdkError {
  * - `from_the_future`: observed later than now plus `maxFutureMs`;
  * - `outside_gap`: a backfilled report outside the gap it was asked to fill;
  * - `too_large`: a message over `maxMessageBytes` (the connection is dropped, reopened and the gap filled);
- * - `undecodable`: with `decode: true`, `fullReport` does not decode (`cause` is the ReportDecodeError).
+ * - `undecodable`: with `decode: true`, `fullReport` does not decode (`cause` is the ReportDecodeError);
+ * - `unverified`: with `verify`, the report's signatures are not those of its oracle network configuration (the message gives `verifyReport`'s reason).
  */
 export type ReportStreamMessageProblem =
   | 'not_json'
@@ -67,7 +68,8 @@ export type ReportStreamMessageProblem =
   | 'from_the_future'
   | 'outside_gap'
   | 'too_large'
-  | 'undecodable';
+  | 'undecodable'
+  | 'unverified';
 
 /**
  * A message that is not a usable report. Not thrown: it is passed to

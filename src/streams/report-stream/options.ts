@@ -1,3 +1,5 @@
+import { checkReportTrust } from '../../reports/verify.js';
+import type { ReportTrust } from '../../reports/verify-types.js';
 import { ConfigurationError } from '../../core/errors.js';
 import type { SdkError } from '../../core/errors.js';
 import type { ReportStreamMessageError } from './errors.js';
@@ -62,6 +64,14 @@ export interface ReconnectOptions {
 export interface ReportStreamOptions {
   /** Add `decoded` to each report, as the REST helpers do. A report that does not decode is skipped and reported. */
   decode?: boolean;
+  /**
+   * Deliver only reports whose signatures verify against these oracle
+   * network configurations (`verifyReport`, as the on-chain verifier
+   * checks them); others are skipped as `unverified` and counted in
+   * `stats.unverified`. Without it, a report is checked against its own
+   * envelope and the clock, never its signatures.
+   */
+  verify?: ReportTrust;
   /** Ends the stream: every socket and timer is closed and the loop ends. */
   signal?: AbortSignal;
   /** The WebSocket host, `wss://…`. Default: the host of the client's `network`. Set it when you set the client's `baseUrl`. */
@@ -112,6 +122,7 @@ export interface ReportStreamOptions {
 
 export interface ResolvedStreamOptions {
   decode: boolean;
+  verify: ReportTrust | undefined;
   signal: AbortSignal | undefined;
   wsUrl: string;
   origins: readonly string[] | undefined;
@@ -218,6 +229,7 @@ export function resolveStreamOptions(options: ReportStreamOptions, defaultWsUrl:
   const reconnect = options.reconnect ?? {};
   return {
     decode: options.decode === true,
+    verify: options.verify === undefined ? undefined : checkReportTrust(options.verify, 'verify'),
     signal: options.signal,
     wsUrl: options.wsUrl === undefined ? defaultWsUrl : wsUrlOption(options.wsUrl),
     origins,

@@ -24,13 +24,17 @@ export interface ReportStreamStats {
   /**
    * Messages and backfilled reports skipped: malformed, of another stream,
    * disagreeing with their signed report, from the future, outside a gap, too
-   * large; each is also reported as a `message-skipped` event.
+   * large, unverified; each is also reported as a `message-skipped` event.
    */
   skipped: number;
   /** Reports of a second already delivered, with other content: the first is kept; each is also a `conflicting-report` event. */
   conflicts: number;
   /** Open connections that were lost. */
   connectionsLost: number;
+  /** With `verify`: distinct reports whose signatures were checked (a copy of one is not checked again). */
+  verified: number;
+  /** With `verify`: reports skipped because their signatures failed the check (also counted in `skipped`). */
+  unverified: number;
 }
 
 /** The counters a stream keeps itself; `dropped` and `buffered` are read from its buffers. */
@@ -42,7 +46,7 @@ export type StreamCounts = Omit<ReportStreamStats, 'dropped' | 'buffered'>;
  * its event never part ways.
  */
 export class StreamStatus {
-  readonly counts: StreamCounts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, conflicts: 0, connectionsLost: 0 };
+  readonly counts: StreamCounts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, conflicts: 0, connectionsLost: 0, verified: 0, unverified: 0 };
 
   constructor(private readonly onStatus: ((event: ReportStreamEvent) => void) | undefined) {}
 

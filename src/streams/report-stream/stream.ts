@@ -12,6 +12,7 @@ import { feedIDsOption, resolveStreamOptions, type ReportStreamEvent, type Repor
 import { discoverOrigins, staticOrigins, type StreamOrigin } from './origins.js';
 import { ReportQueue } from './queue.js';
 import { StreamStatus, type ReportStreamStats } from './stats.js';
+import { StreamVerification } from './verification.js';
 import { ReportTrust } from './trust.js';
 import { MESSAGE_TOO_BIG, resolveSocketFactory } from './websocket.js';
 import { whereToStream } from './where-to-stream.js';
@@ -107,10 +108,15 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     const trust = new ReportTrust(options.maxFutureMs, now);
     this.admission = new ReportAdmission<R>(ids, trust, options.decode, this.status);
     this.queue = new ReportQueue<R>(options.bufferSize, options.overflow, (error) => this.finish(error));
-    this.delivery = new ReportDelivery<R>(this.admission, this.queue, options, this.status, {
-      isFilling: (key) => this.gapFiller?.isFilling(key) === true,
-      fail: (error) => this.finish(error),
-    });
+    const verification = options.verify === undefined ? undefined : new StreamVerification(options.verify, this.status, 4 * options.bufferSize);
+    this.delivery = new ReportDelivery<R>(
+      this.admission,
+      this.queue,
+      options,
+      this.status,
+      { isFilling: (key) => this.gapFiller?.isFilling(key) === true, fail: (error) => this.finish(error) },
+      verification,
+    );
     if (options.backfill !== undefined) {
       const stream = this;
       const { admission, delivery, status } = this;

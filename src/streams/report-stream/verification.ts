@@ -1,0 +1,106 @@
+import { verifyReport } from '../../reports/verify.js';
+import type { ReportTrust } from '../../reports/verify-types.js';
+import type { Report } from '../reports.js';
+import { ReportStreamMessageError } from './errors.js';
+import type { StreamStatus } from './stats.js';
+
+/** Outcomes kept for copies arriving after a verification: copies come within moments of each other. */
+const REMEMBERED = 256;
+/** Longest a verification run holds the event loop, in ms, before sockets are read again. */
+const RUN_BUDGET_MS = 2;
+
+/** Runs `task` after pending I/O: `setImmediate` where there is one (Node, Bun, Deno), a zero timeout elsewhere. */
+const afterIo: (task: () => void) => void =
+  typeof globalThis.setImmediate === 'function' ? (task) => void globalThis.setImmediate(task) : (task) => void setTimeout(task, 0);
+
+interface Waiting {
+  report: Report;
+  source: string;
+  settle: (valid: boolean) => void;
+}
+
+/**
+ * The stream's `verify` option: each distinct report's signatures checked
+ * once (`verifyReport`) against the trust, off the path that reads the
+ * sockets. A report waits in a queue that is worked through in runs of at
+ * most {@link RUN_BUDGET_MS} after pending I/O, so a burst of reports does
+ * not stall the connections (their pings, their other messages). A copy of
+ * a report already verified or being verified is not verified again; one
+ * that fails is skipped as `unverified`, with the verification's reason.
+ */
+export class StreamVerification {
+  /** Recent outcomes by `fullReport`: true, or the refusal. */
+  private readonly outcomes = new Map<string, boolean>();
+  private readonly waiting: Waiting[] = [];
+  private readonly inQueue = new Set<string>();
+  private scheduled = false;
+  private stopped = false;
+
+  constructor(
+    private readonly trust: ReportTrust,
+    private readonly status: StreamStatus,
+    /** Most reports waiting for verification; more are skipped (a flood must not grow memory without bound). */
+    private readonly maxWaiting: number,
+  ) {}
+
+  /**
+   * Whether `report` is verified: `true` or `false` when known now, else a
+   * promise of it. `false` at once for a copy of a report refused or being
+   * verified (counted as a duplicate: the first copy's outcome decides).
+   */
+  verified(report: Report, source: string): boolean | Promise<boolean> {
+    const known = this.outcomes.get(report.fullReport);
+    if (known === true) return true;
+    if (known === false || this.inQueue.has(report.fullReport)) {
+      this.status.counts.duplicates++;
+      return false;
+    }
+    if (this.waiting.length >= this.maxWaiting) {
+      this.refuse(source, `verification backlog full (${this.maxWaiting} reports waiting); a report of ${report.feedID} at ${report.observationsTimestamp} was not verified`);
+      return false;
+    }
+    this.inQueue.add(report.fullReport);
+    const verdict = new Promise<boolean>((settle) => this.waiting.push({ report, source, settle }));
+    this.schedule();
+    return verdict;
+  }
+
+  /** The stream ended: nothing waiting is verified or delivered. */
+  stop(): void {
+    this.stopped = true;
+    for (const { settle } of this.waiting.splice(0)) settle(false);
+    this.inQueue.clear();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.stopped) return;
+    this.scheduled = true;
+    afterIo(() => this.run());
+  }
+
+  /** Verifies waiting reports for at most RUN_BUDGET_MS, then yields to I/O and goes on. */
+  private run(): void {
+    this.scheduled = false;
+    const end = performance.now() + RUN_BUDGET_MS;
+    while (!this.stopped && this.waiting.length > 0 && performance.now() < end) {
+      const { report, source, settle } = this.waiting.shift()!;
+      this.status.counts.verified++;
+      const result = verifyReport(report.fullReport, this.trust);
+      this.remember(report.fullReport, result.valid);
+      this.inQueue.delete(report.fullReport);
+      if (!result.valid) this.refuse(source, `a report of ${report.feedID} at ${report.observationsTimestamp}: ${result.reason}: ${result.message}`);
+      settle(result.valid);
+    }
+    if (this.waiting.length > 0) this.schedule();
+  }
+
+  private remember(fullReport: string, valid: boolean): void {
+    if (this.outcomes.size >= REMEMBERED) this.outcomes.delete(this.outcomes.keys().next().value!);
+    this.outcomes.set(fullReport, valid);
+  }
+
+  private refuse(source: string, detail: string): void {
+    this.status.counts.unverified++;
+    this.status.skip(new ReportStreamMessageError('unverified', source, detail));
+  }
+}
