@@ -4,12 +4,13 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { writeSpecBumps } from '../../scripts/lib/spec-bumps.mjs';
 import { RULES, type RedoclyChange, type SpecChange } from '../../scripts/lib/spec-diff/classify.mjs';
 import { compareAll, compareFiles, type ApiComparison } from '../../scripts/lib/spec-diff/compare.mjs';
 import { changelogSection, changelogVerdict, updateChangelog } from '../../scripts/lib/spec-diff/format.mjs';
@@ -18,9 +19,11 @@ import { git } from '../../scripts/lib/spec-diff/git-base.mjs';
 import { readRelease, releaseBody, releasePath, releaseTagProblems, releaseText } from '../../scripts/lib/spec-diff/release.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
-const fixtures = join(root, 'test', 'fixtures', 'spec-bumps');
 const scratch = mkdtempSync(join(tmpdir(), 'spec-diff-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// The committed 0.8.0 base and every bump made from it (scripts/lib/spec-bumps.mjs), with their types.
+const fixtures = join(scratch, 'spec-bumps');
+await writeSpecBumps(join(root, 'test', 'fixtures', 'spec-bumps', 'channels-0.8.0.yaml'), fixtures);
 
 /** A comparison as spec:check builds it, from two files (the base standing for a release file). */
 async function compared(basePath: string, revisionPath: string, api = 'channels'): Promise<ApiComparison> {
@@ -468,7 +471,7 @@ describe('user code written against 0.8.0, compiled against regenerated types', 
     const read = host.getSourceFile;
     host.getSourceFile = (fileName, language, ...rest) =>
       fileName === apiFile
-        ? ts.createSourceFile(fileName, `export type { components, paths } from '../../fixtures/spec-bumps/types/${types}.js';\n`, language)
+        ? ts.createSourceFile(fileName, `export type { components, paths } from '${relative(dir, join(fixtures, 'types', types)).split(sep).join('/')}.js';\n`, language)
         : read(fileName, language, ...rest);
     previous = ts.createProgram([join(dir, 'user-code.ts')], config.options, host, previous);
     return ts.getPreEmitDiagnostics(previous).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
