@@ -79,6 +79,25 @@ export class ApiConnectionError extends SdkError {
 }
 
 /**
+ * The `fetch` function the client calls failed in a way that is not the
+ * network's: it threw or rejected with something no runtime uses for a failed
+ * connection (a TypeError from reusing a consumed Request, a wrapper's own
+ * Error, a RangeError, a string), or resolved to something that is not a
+ * Response. Usually a bug in a wrapper of `fetch`; never retried, since
+ * sending again would meet the same bug. The message quotes the original
+ * error's name and message (credentials on the request redacted); `cause`
+ * holds it.
+ */
+export class FetchFunctionError extends SdkError {
+  override name = 'FetchFunctionError';
+  readonly operation: OperationRef;
+  constructor(operation: OperationRef, problem: string, cause?: unknown) {
+    super(`${operation.method} ${operation.path} failed: your fetch ${problem}`, { cause });
+    this.operation = operation;
+  }
+}
+
+/**
  * The call ran out of time: one attempt exceeded `timeoutMs` (after every
  * retry), or the whole call, retries and waits included, exceeded
  * `deadlineMs` (`kind` says which).

@@ -6,6 +6,7 @@ export {
   ApiConnectionError,
   ApiTimeoutError,
   ConfigurationError,
+  FetchFunctionError,
   SdkError,
   UnexpectedRedirectError,
   isApiError,

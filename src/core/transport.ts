@@ -1,8 +1,9 @@
 import type { Authorizer } from './auth.js';
 import { batchedDeadlineAfter } from './batched-deadline.js';
 import { deadlineAfter, type Deadline } from './deadline.js';
-import { ApiConnectionError, ApiTimeoutError, SdkError, UnexpectedRedirectError, type OperationRef } from './errors.js';
-import { durationOption } from './options.js';
+import { ApiConnectionError, ApiTimeoutError, FetchFunctionError, SdkError, UnexpectedRedirectError, type OperationRef } from './errors.js';
+import { isNetworkFailure } from './network-failure.js';
+import { describe, durationOption } from './options.js';
 import {
   abortableSleep,
   backoffDelay,
@@ -49,6 +50,8 @@ const MAX_REDIRECTS = 5;
  * - redirects are followed only within the origin, re-signed; one to
  *   another origin is an UnexpectedRedirectError, so credentials, signatures
  *   and bodies never reach a host they were not meant for;
+ * - a failure of the `fetch` function itself (not the network's, see
+ *   network-failure.ts) is a FetchFunctionError at once, never retried;
  * - every answer handed back keeps its attempt's deadline and the caller's
  *   signal over its body, and a body that fails to arrive becomes an
  *   SdkError, never a raw TypeError.
@@ -159,7 +162,7 @@ class Call {
       let response: Response;
       try {
         const attemptInit = attemptInitFor(this, deadline?.signal);
-        response = await sendFirstHop(this, attemptInit);
+        response = answerOf(this, await sendFirstHop(this, attemptInit));
         // Redirects take their own loop, so the common answer waits on one promise less.
         if (isRedirect(response)) response = await followRedirects(this, response, attemptInit);
       } catch (error) {
@@ -168,6 +171,8 @@ class Call {
         // is wrong already: no retry can help, and wrapping it as a connection failure would hide it.
         if (userSignal.aborted || error instanceof SdkError) throw error;
         const timedOut = deadline?.timedOut() === true;
+        // The caller's own bug (a wrapper that throws, a consumed Request): sending again would meet it again.
+        if (!timedOut && !isNetworkFailure(error)) throw fetchThrew(this, error);
         const failure = timedOut ? this.timeoutError(byDeadline) : new ApiConnectionError(this.operation(), error);
         if (!canRetry || (timedOut && byDeadline)) throw failure;
         await this.waitBeforeRetry(backoffDelay(attempt, retry, settings.random), failure);
@@ -236,6 +241,41 @@ function sendFirstHop(call: Call, attemptInit: RequestInit | undefined): Promise
   return call.settings.send(body === undefined ? request : new Request(request, { body }), attemptInit);
 }
 
+/** What the `fetch` function resolved to, when it is a Response (of any realm); a FetchFunctionError otherwise. */
+function answerOf(call: Call, value: unknown): Response {
+  const answer = value as Partial<Response> | null | undefined;
+  if (typeof answer?.status === 'number' && typeof answer.headers?.get === 'function') return value as Response;
+  throw new FetchFunctionError(call.operation(), `resolved to ${shortDescription(value)} instead of a Response`);
+}
+
+/** The FetchFunctionError of a `fetch` that threw `error`: its name and message, the request's credentials redacted. */
+function fetchThrew(call: Call, error: unknown): FetchFunctionError {
+  const shown = error instanceof Error ? `${error.name}: ${error.message}` : shortDescription(error);
+  return new FetchFunctionError(call.operation(), `threw ${redactCredentials(shown, call.request.headers)}`, error);
+}
+
+/** Header names whose values are credentials: the API key's `Authorization`, the report API's key and signature. */
+const CREDENTIAL_HEADER = /authorization|key|signature|secret|token|cookie/i;
+
+/** `text` with every credential header value of the request (and the key inside `Apikey <key>`) replaced. */
+function redactCredentials(text: string, headers: Headers): string {
+  let redacted = text;
+  headers.forEach((value, name) => {
+    if (!CREDENTIAL_HEADER.test(name)) return;
+    for (const secret of [value, value.replace(/^\S+\s+/, '')]) {
+      if (secret.length >= 8) redacted = redacted.split(secret).join('[redacted]');
+    }
+  });
+  return redacted;
+}
+
+/** A thrown or resolved value that is not an Error, briefly: `undefined`, `"offline mode"`, `an object`. */
+function shortDescription(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'string') return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+  return describe(value);
+}
+
 function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || REDIRECT_STATUSES.has(response.status);
 }
@@ -284,7 +324,7 @@ async function followRedirects(call: Call, first: Response, attemptInit: Request
     url = target.href;
     const headers = new Headers(request.headers);
     authorize?.(headers, method, url, sentBody);
-    response = await send(new Request(url, { method, headers, body: sentBody, signal: request.signal, redirect: 'manual' }), attemptInit);
+    response = answerOf(call, await send(new Request(url, { method, headers, body: sentBody, signal: request.signal, redirect: 'manual' }), attemptInit));
   }
   return response;
 }
