@@ -15,7 +15,10 @@ export interface FaultSpec {
   route?: string;
   /** Answer this status (100–599, with the API's error body) instead of the real answer. */
   status?: number;
-  /** How many matching requests the fault applies to: a whole number >= 1, or `Infinity` (until `reset()`). Default 1. */
+  /**
+   * How many matching requests the fault applies to: a whole number >= 1, or
+   * `Infinity` (until its handle's `remove()`, `clearFaults()` or `reset()`). Default 1.
+   */
   times?: number;
   /** `Retry-After` header on the injected answer, in whole seconds (needs `status`). */
   retryAfter?: number;
@@ -45,6 +48,16 @@ export class InjectedDrop extends TypeError {
   }
 }
 
+/** What `sandbox.inject()` returns: the fault, to end when the test says so. */
+export interface FaultHandle {
+  /**
+   * Ends this fault: matching requests are answered as usual from now on;
+   * other faults and the sandbox's data stay as they are. Calling it again,
+   * or once the fault was used up, cleared or reset, does nothing.
+   */
+  remove(): void;
+}
+
 export interface ActiveFault extends Required<Pick<FaultSpec, 'times'>>, Omit<FaultSpec, 'times'> {
   remaining: number;
   /** `api operationId` of each operation `route` names; `undefined` for every request. */
@@ -52,10 +65,11 @@ export interface ActiveFault extends Required<Pick<FaultSpec, 'times'>>, Omit<Fa
 }
 
 export interface FaultPlan {
-  /** Adds a fault; a malformed one is a SandboxUsageError naming the field, and nothing is added. */
-  add(spec: FaultSpec): void;
+  /** Adds a fault, and returns its handle; a malformed one is a SandboxUsageError naming the field, and nothing is added. */
+  add(spec: FaultSpec): FaultHandle;
   /** The fault that applies to this request, counted as used; `undefined` when none. */
   take(api: SandboxApi, operationId: string): ActiveFault | undefined;
+  /** Ends every fault. */
   clear(): void;
 }
 
@@ -66,7 +80,10 @@ export function createFaultPlan(): FaultPlan {
       checkFault(spec);
       const times = spec.times ?? 1;
       const operations = spec.route === undefined ? undefined : operationsNamed(spec.route);
-      faults.push({ ...spec, times, remaining: times, operations });
+      const fault: ActiveFault = { ...spec, times, remaining: times, operations };
+      faults.push(fault);
+      // By identity: a fault used up, cleared or reset is gone already, and removing it again removes nothing else.
+      return { remove: () => void (faults = faults.filter((candidate) => candidate !== fault)) };
     },
     take(api, operationId) {
       const key = operationKey(api, operationId);

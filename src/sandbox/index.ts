@@ -1,6 +1,6 @@
 export { createSandbox, type Sandbox, type SandboxOptions, type AnswerValidator, type Violation } from './sandbox.js';
 export type { SandboxCredentials } from './context.js';
-export type { FaultSpec } from './faults.js';
+export type { FaultHandle, FaultSpec } from './faults.js';
 export type { SandboxRoute } from './fault-routes.js';
 export type { SandboxBaseUrlsOption } from './base-url-routing.js';
 export type { SandboxSeed, ChannelsSeed, SeedWallet, SeedChannel } from './seed.js';

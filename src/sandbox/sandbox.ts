@@ -4,7 +4,7 @@ import { createClock, type SandboxClock } from './clock.js';
 import type { BehaviourContext, SandboxCredentials } from './context.js';
 import { SandboxUsageError, SandboxViolationError } from './errors.js';
 import { sandboxRoutes, type SandboxRoute } from './fault-routes.js';
-import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultSpec } from './faults.js';
+import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultHandle, type FaultSpec } from './faults.js';
 import { startListener, type ListenOptions, type ListenTarget, type SandboxListener } from './listen.js';
 import { requireNodeServer } from './node-server.js';
 import { createRequestRouter, type SandboxBaseUrlsOption } from './base-url-routing.js';
@@ -76,8 +76,15 @@ export interface Sandbox {
   readonly clock: SandboxClock;
   /** Moves sandbox time on by `ms`, running every state change that became due. */
   advance(ms: number): void;
-  /** Injects a fault into the next matching requests. */
-  inject(fault: FaultSpec): void;
+  /**
+   * Injects a fault into the next matching requests (`fault.times` of them,
+   * default 1), and returns its handle: `remove()` ends it when the test says
+   * so, e.g. an `Infinity` fault once the code under test has seen enough
+   * failures. A malformed fault is a SandboxUsageError naming the field.
+   */
+  inject(fault: FaultSpec): FaultHandle;
+  /** Ends every injected fault, and keeps everything else: channels, wallets, operations, time, violations. */
+  clearFaults(): void;
   /** Every operation the sandbox serves, API by API, with each name `inject({ route })` takes for it. */
   routes(): SandboxRoute[];
   /**
@@ -88,7 +95,11 @@ export interface Sandbox {
   readonly streamOrigins: Pick<StreamOrigins, 'all' | 'up' | 'drop' | 'restore'>;
   /** Every answer that broke its spec, and every handler failure, since the last reset. */
   readonly violations: readonly Violation[];
-  /** Back to the seeded state (the built-in seed and `options.seed`): data, faults, scheduled changes and violations. */
+  /**
+   * Back to the seeded state (the built-in seed and `options.seed`): data,
+   * faults, scheduled changes and violations. To end the faults alone, keeping
+   * the data, use `clearFaults()` or a fault's `remove()`.
+   */
   reset(): void;
   /**
    * Stops everything the sandbox runs, timers included: a request held by a
@@ -250,6 +261,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
     },
     advance: (ms) => clock.advance(ms),
     inject: (fault) => faults.add(fault),
+    clearFaults: () => faults.clear(),
     routes: sandboxRoutes,
     streamOrigins,
     reset() {
