@@ -29,3 +29,11 @@ export const CLI_APIS: readonly CliApi[] = [
 export function findApi(name: string): CliApi | undefined {
   return CLI_APIS.find((api) => api.name === name || api.aliases.includes(name));
 }
+
+/** The commands besides the APIs. */
+export const TOP_COMMANDS: readonly string[] = ['sandbox', 'profile', 'completion', 'help'];
+
+/** Every top-level command, APIs first: for the message that refuses an unknown one. */
+export function topLevelCommands(): string[] {
+  return [...CLI_APIS.map((api) => api.name), ...TOP_COMMANDS];
+}

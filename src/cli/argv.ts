@@ -1,14 +1,23 @@
 /**
- * Splits a command's arguments into flags and positionals, against the flags
- * that command knows: `--name value`, `--name=value`, `--switch`. An unknown
- * flag is a usage error naming it, with the nearest known one.
+ * A command's arguments split into flags and positionals by
+ * `node:util.parseArgs` (the one argument parser of the command line),
+ * against the flags that command knows: `--name value`, `--name=value`,
+ * `--switch`, `--switch=false`, and the short forms a flag declares (`-h`).
+ * An unknown flag is a usage error naming it, with the nearest known one.
+ *
+ * parseArgs runs non-strict and its tokens are read here: strict mode's
+ * errors name parseArgs' own terms (`Unknown option '--limt'`) and cannot
+ * suggest the nearest flag, nor take `--switch=false`.
  */
+import { parseArgs as parseTokens } from 'node:util';
 import { editDistance } from '../core/edit-distance.js';
 import { CliUsageError } from './errors.js';
 
 export interface FlagSpec {
   /** Takes no value (`--all`); a value may still be given as `--flag=false`. */
   readonly boolean?: boolean;
+  /** A one-letter form (`h` for `-h`). */
+  readonly short?: string;
 }
 
 export interface ParsedArgs {
@@ -17,35 +26,40 @@ export interface ParsedArgs {
   readonly positionals: string[];
 }
 
-export function parseArgs(args: readonly string[], known: ReadonlyMap<string, FlagSpec>): ParsedArgs {
+/** `help` (with `-h`) is known to every command. */
+const HELP: FlagSpec = { boolean: true, short: 'h' };
+
+/**
+ * `args` parsed against the `known` flags. `notHere` explains a flag the
+ * command line has but this command does not take (`--all` on a single
+ * resource), instead of calling it unknown.
+ */
+export function parseArgs(args: readonly string[], known: ReadonlyMap<string, FlagSpec>, notHere?: (flag: string) => string | undefined): ParsedArgs {
+  const specs = new Map(known);
+  if (!specs.has('help')) specs.set('help', HELP);
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string; multiple: true }> = {};
+  for (const [name, spec] of specs) {
+    options[name] = { type: spec.boolean ? 'boolean' : 'string', multiple: true, ...(spec.short ? { short: spec.short } : {}) };
+  }
+  const { tokens } = parseTokens({ args: [...args], options, strict: false, allowPositionals: true, tokens: true });
   const flags = new Map<string, string[]>();
   const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') {
-      positionals.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('--') || arg === '-') {
-      if (arg === '-h') flags.set('help', ['true']);
-      else positionals.push(arg);
-      continue;
-    }
-    const equals = arg.indexOf('=');
-    const name = arg.slice(2, equals < 0 ? undefined : equals);
-    const spec = known.get(name);
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    const spec = specs.get(token.name);
     if (spec === undefined) {
-      const near = nearest(name, [...known.keys()]);
-      throw new CliUsageError(`unknown flag --${name}${near ? ` (did you mean --${near}?)` : ''}`);
+      const reason = notHere?.(token.name);
+      if (reason !== undefined) throw new CliUsageError(reason);
+      const near = nearest(token.name, [...specs.keys()]);
+      throw new CliUsageError(`unknown flag ${token.rawName}${near ? ` (did you mean --${near}?)` : ''}`);
     }
-    let value: string;
-    if (equals >= 0) value = arg.slice(equals + 1);
-    else if (spec.boolean) value = args[i + 1] === 'true' || args[i + 1] === 'false' ? args[++i]! : 'true';
-    else {
-      if (i + 1 >= args.length) throw new CliUsageError(`--${name}: expected a value`);
-      value = args[++i]!;
+    let value = token.value;
+    if (value === undefined) {
+      if (!spec.boolean) throw new CliUsageError(`--${token.name}: expected a value`);
+      value = 'true';
     }
-    flags.set(name, [...(flags.get(name) ?? []), value]);
+    flags.set(token.name, [...(flags.get(token.name) ?? []), value]);
   }
   return { flags, positionals };
 }

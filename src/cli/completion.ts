@@ -4,12 +4,11 @@
  * operations, flags and enum values, all from the spec tables, so the
  * scripts never go stale when the specs change.
  */
-import { CLI_APIS, findApi } from './apis.js';
-import { GLOBAL_FLAGS, operationFlags } from './operation-command.js';
+import { CLI_APIS, findApi, TOP_COMMANDS } from './apis.js';
+import { FLAGS, operationFlags, streamsFlowFlags } from './flags.js';
 import { findOperation, loadTable } from './spec-table.js';
 import { CliUsageError } from './errors.js';
 
-const TOP_COMMANDS = ['sandbox', 'profile', 'completion'];
 const FIXED_VALUES: Record<string, readonly string[]> = {
   output: ['json', 'ndjson', 'table'],
   network: ['testnet', 'mainnet'],
@@ -36,9 +35,21 @@ export async function complete(words: readonly string[]): Promise<string[]> {
     if (values) return matching(values.map(String));
   }
   if (!current.startsWith('-')) return [];
-  const flags = operation ? [...operationFlags(operation).keys()] : [...GLOBAL_FLAGS.keys(), 'decode', 'count'];
+  const flow = api.name === 'streams' && (before[1] === 'latest' || before[1] === 'watch') ? before[1] : undefined;
+  const flags = operation ? [...operationFlags(api, operation).keys()] : flow ? [...streamsFlowFlags(flow).keys()] : Object.keys(FLAGS);
   return matching(flags.map((flag) => `--${flag}`));
 }
+
+/** `service-sdk completion --help`. */
+export const COMPLETION_HELP = `usage: service-sdk completion bash|zsh|fish
+
+Prints a script that completes service-sdk's APIs, operations, flags and
+enum values (from the specs, so it never goes stale):
+
+  bash  eval "$(service-sdk completion bash)"        (in ~/.bashrc)
+  zsh   eval "$(service-sdk completion zsh)"         (in ~/.zshrc)
+  fish  service-sdk completion fish | source         (in config.fish)
+`;
 
 export function completionScript(shell: string | undefined): string {
   switch (shell) {

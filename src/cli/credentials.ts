@@ -22,6 +22,17 @@ export const FLAG_OF: Record<keyof ApiSettings, string> = {
   wsUrl: 'ws-url',
 };
 
+/**
+ * A client's ConfigurationError in the command line's words: the flag that
+ * sets the option (`--api-key: must be printable ASCII…`), never the SDK's
+ * option name. The SDK's problems never quote a credential's value.
+ */
+export function inFlagWords(error: { option: string; message: string }): string {
+  const flag = (FLAG_OF as Record<string, string | undefined>)[error.option];
+  const problem = error.message.replace(/^Invalid option `[^`]*`: /, '');
+  return flag === undefined ? error.message : `--${flag}: ${problem}`;
+}
+
 export async function resolveSettings(
   api: CliApi,
   flags: Partial<Record<keyof ApiSettings, string>>,

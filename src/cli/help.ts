@@ -1,6 +1,8 @@
 /** Help texts, from the spec tables: the program, one API, one operation. */
+
 import { CLI_APIS, type CliApi } from './apis.js';
 import { describeSchema } from './param-check.js';
+import { commandFlagsOf, optionsHelp } from './flags.js';
 import { pagingOf } from './paging.js';
 import type { CliOperation, CliTable } from './spec-table.js';
 import { waitFlowOf } from './waits.js';
@@ -11,6 +13,7 @@ export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter>
        service-sdk sandbox [--port N] [--json]
        service-sdk profile set <name> --api <channels|streams|policy> [--api-key K] [--api-secret S] [--base-url U] [--network N]
        service-sdk completion bash|zsh|fish
+       service-sdk help [<api> [<operation>]]
 
 APIs (service-sdk <api> --help lists the operations):
 ${CLI_APIS.map((api) => `  ${api.name.padEnd(12)} ${api.summary}${api.aliases.length ? ` (also: ${api.aliases.join(', ')})` : ''}`).join('\n')}
@@ -22,16 +25,6 @@ Output: JSON (pretty on a terminal), --output ndjson|table, --filter <JMESPath>.
 Exit codes: 0 ok, 1 the service answered an error, 2 bad usage (nothing sent), 3 no answer,
 4 a --wait ran out of --wait-timeout (last state on stdout), 130 interrupted.
 `;
-
-export const COMMON_OPTIONS = `options:
-  --data <json|@file|@->   request body (JSON inline, from a file, or from stdin)
-  --output json|ndjson|table
-  --filter <expr>          JMESPath applied to the result (to each item with --all)
-  --all                    every page of a list, one item per line (NDJSON)
-  --wait                   wait for the work started to end, statuses on stderr
-  --wait-timeout <dur>     how long --wait waits (500ms, 30s, 10m; default 10m), then exit 4
-  --dry-run                print the request as curl (credentials redacted); send nothing
-  --base-url <url>  --api-key <key>  --api-secret <secret>  --network testnet|mainnet  --profile <name>`;
 
 export function apiHelp(api: CliApi, table: CliTable): string {
   const width = Math.max(...table.operations.map((operation) => operation.name.length));
@@ -71,8 +64,8 @@ export function operationHelp(api: CliApi, operation: CliOperation): string {
     if (operation.body.example !== undefined) lines.push(`  example: --data '${JSON.stringify(operation.body.example)}'`);
     lines.push('');
   }
-  if (pagingOf(api, operation)) lines.push('pages: --all walks every page, one item per line.', '');
+  if (pagingOf(api, operation)) lines.push('pages: --all walks every page, streamed in the --output format.', '');
   if (waitFlowOf(api.spec, operation.id)) lines.push('waits: --wait polls the work it starts to a terminal status.', '');
-  lines.push(COMMON_OPTIONS, '');
+  lines.push(optionsHelp(commandFlagsOf(api, operation)), '');
   return lines.join('\n');
 }

@@ -1,18 +1,21 @@
 /**
  * The command line's entry: dispatches `service-sdk <api> <operation>`, the
- * streams flows, `sandbox`, `profile` and `completion`, and turns every
- * outcome into its documented exit code. Runs with an injected `CliIo`, so
- * tests drive many commands in one process. Everything beyond the API list
- * is imported when needed, to start fast.
+ * streams flows, `sandbox`, `profile`, `completion` and `help`, and turns
+ * every outcome into its documented exit code. Runs with an injected
+ * `CliIo`, so tests drive many commands in one process. Everything beyond
+ * the API list is imported when needed, to start fast. Arguments are parsed
+ * by each command (src/cli/argv.ts); here only the first words choose it.
  */
-import { CLI_APIS, findApi } from './apis.js';
+import { findApi, topLevelCommands, type CliApi } from './apis.js';
 import { CliUsageError, EXIT } from './errors.js';
 import type { CliIo } from './io.js';
 
 export type { CliIo, CliOutput } from './io.js';
 
 const VERSION_FLAGS = new Set(['--version', '-V']);
+const HELP_FLAGS = new Set(['--help', '-h']);
 
+/** Runs one command line and returns its exit code (0 ok, 1 API error, 2 usage, 3 no answer, 4 wait timeout, 130 interrupted). */
 export async function runCli(io: CliIo): Promise<number> {
   try {
     return await dispatch(io);
@@ -23,11 +26,12 @@ export async function runCli(io: CliIo): Promise<number> {
 
 async function dispatch(io: CliIo): Promise<number> {
   const [first, second, ...rest] = io.argv;
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+  if (first === undefined || HELP_FLAGS.has(first)) {
     const { PROGRAM_HELP } = await import('./help.js');
     io.stdout.write(PROGRAM_HELP);
-    return first === undefined ? EXIT.usage : EXIT.ok;
+    return EXIT.ok;
   }
+  if (first === 'help') return help(io.argv.slice(1), io);
   if (VERSION_FLAGS.has(first)) {
     const { readFile } = await import('node:fs/promises');
     const pkg = JSON.parse(await readFile(new URL(import.meta.url.includes('/dist/') ? '../../../package.json' : '../../package.json', import.meta.url), 'utf8'));
@@ -41,8 +45,15 @@ async function dispatch(io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (first === 'completion') {
-    const { completionScript } = await import('./completion.js');
-    io.stdout.write(completionScript(second));
+    const { parseArgs, isSet } = await import('./argv.js');
+    const { COMPLETION_HELP, completionScript } = await import('./completion.js');
+    const args = parseArgs(io.argv.slice(1), new Map());
+    if (isSet(args, 'help')) {
+      io.stdout.write(COMPLETION_HELP);
+      return EXIT.ok;
+    }
+    if (args.positionals.length > 1) throw new CliUsageError(`completion: expected one shell, got ${args.positionals.length}`, COMPLETION_HELP);
+    io.stdout.write(completionScript(args.positionals[0]));
     return EXIT.ok;
   }
   if (first === 'sandbox') {
@@ -53,44 +64,64 @@ async function dispatch(io: CliIo): Promise<number> {
     const { runProfile } = await import('./profile-command.js');
     return runProfile(io.argv.slice(1), io);
   }
-  const api = findApi(first);
-  if (api === undefined) {
-    const { nearest } = await import('./argv.js');
-    const near = nearest(first, CLI_APIS.map((candidate) => candidate.name));
-    throw new CliUsageError(`unknown API ${JSON.stringify(first)}${near ? ` (did you mean ${near}?)` : ''}: expected one of ${CLI_APIS.map((candidate) => candidate.name).join(', ')}`);
-  }
-  const { loadTable, findOperation } = await import('./spec-table.js');
+  const api = await apiNamed(first);
+  const { loadTable } = await import('./spec-table.js');
   const table = await loadTable(api);
-  if (second === undefined || second === '--help' || second === '-h') {
+  if (second === undefined || HELP_FLAGS.has(second)) {
     const { apiHelp } = await import('./help.js');
     io.stdout.write(apiHelp(api, table));
-    return second === undefined ? EXIT.usage : EXIT.ok;
+    return EXIT.ok;
   }
   if (api.name === 'streams' && (second === 'latest' || second === 'watch')) {
     const { runStreamsFlow } = await import('./streams-flows.js');
     return runStreamsFlow(api, second, rest, io);
   }
-  const operation = findOperation(table, second);
-  if (operation === undefined) {
-    const { nearest } = await import('./argv.js');
-    const near = nearest(second, table.operations.map((candidate) => candidate.name));
-    throw new CliUsageError(`unknown ${api.name} operation ${JSON.stringify(second)}${near ? ` (did you mean ${near}?)` : ''}; service-sdk ${api.name} --help lists them`);
-  }
+  const operation = await operationNamed(api, second);
   if (operation.id === 'streamReports') {
-    // The WebSocket operation is the live stream: `watch` runs it.
+    // The WebSocket operation is the live stream: `watch` runs it (and takes --feed-ids).
     const { runStreamsFlow } = await import('./streams-flows.js');
-    const feedIDs: string[] = [];
-    const others: string[] = [];
-    for (let i = 0; i < rest.length; i++) {
-      const arg = rest[i]!;
-      if (arg === '--feed-ids' && i + 1 < rest.length) feedIDs.push(...rest[++i]!.split(','));
-      else if (arg.startsWith('--feed-ids=')) feedIDs.push(...arg.slice('--feed-ids='.length).split(','));
-      else others.push(arg);
-    }
-    return runStreamsFlow(api, 'watch', [...others, '--', ...feedIDs], io);
+    return runStreamsFlow(api, 'watch', rest, io);
   }
   const { runOperation } = await import('./operation-command.js');
   return runOperation(api, operation, rest, io);
+}
+
+/** `service-sdk help [<api> [<operation>]]`: the help `--help` prints at that level. */
+async function help(words: readonly string[], io: CliIo): Promise<number> {
+  const { PROGRAM_HELP, apiHelp, operationHelp } = await import('./help.js');
+  const [apiName, operationName, ...extra] = words;
+  if (extra.length > 0) throw new CliUsageError(`help: expected at most an API and an operation, got ${JSON.stringify(extra[0])} too`);
+  if (apiName === undefined) {
+    io.stdout.write(PROGRAM_HELP);
+    return EXIT.ok;
+  }
+  const api = await apiNamed(apiName);
+  if (operationName === undefined) {
+    const { loadTable } = await import('./spec-table.js');
+    io.stdout.write(apiHelp(api, await loadTable(api)));
+    return EXIT.ok;
+  }
+  io.stdout.write(operationHelp(api, await operationNamed(api, operationName)));
+  return EXIT.ok;
+}
+
+async function apiNamed(name: string): Promise<CliApi> {
+  const api = findApi(name);
+  if (api !== undefined) return api;
+  const { nearest } = await import('./argv.js');
+  const commands = topLevelCommands();
+  const near = nearest(name, commands);
+  throw new CliUsageError(`unknown command ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}: expected one of ${commands.join(', ')}`);
+}
+
+async function operationNamed(api: CliApi, name: string) {
+  const { loadTable, findOperation } = await import('./spec-table.js');
+  const table = await loadTable(api);
+  const operation = findOperation(table, name);
+  if (operation !== undefined) return operation;
+  const { nearest } = await import('./argv.js');
+  const near = nearest(name, table.operations.map((candidate) => candidate.name));
+  throw new CliUsageError(`unknown ${api.name} operation ${JSON.stringify(name)}${near ? ` (did you mean ${near}?)` : ''}; service-sdk ${api.name} --help lists them`);
 }
 
 /** An outcome as its exit code, with a one-line reason on stderr (never a credential). */
@@ -107,11 +138,11 @@ async function report(error: unknown, io: CliIo): Promise<number> {
   const { PollFailedError, PollTimeoutError } = await import('../core/poll.js');
   if (error instanceof errors.ApiError) {
     io.stderr.write(`service-sdk: ${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${messageOf(error.body) ?? error.message}\n`);
-    if (outputIsJson(io.argv)) io.stdout.write(`${JSON.stringify(error.body ?? null)}\n`);
     return EXIT.apiError;
   }
   if (error instanceof errors.ConfigurationError) {
-    io.stderr.write(`service-sdk: ${error.message}\n`);
+    const { inFlagWords } = await import('./credentials.js');
+    io.stderr.write(`service-sdk: ${inFlagWords(error)}\n`);
     return EXIT.usage;
   }
   if (error instanceof errors.ApiConnectionError || error instanceof errors.ApiTimeoutError || error instanceof PollTimeoutError) {
@@ -129,16 +160,6 @@ async function report(error: unknown, io: CliIo): Promise<number> {
   }
   io.stderr.write(`service-sdk: unexpected failure: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
   return EXIT.apiError;
-}
-
-/** Whether the command's output is JSON (the default): an error body goes to stdout only then. */
-function outputIsJson(argv: readonly string[]): boolean {
-  let format = 'json';
-  argv.forEach((arg, i) => {
-    if (arg === '--output' && argv[i + 1] !== undefined) format = argv[i + 1]!;
-    else if (arg.startsWith('--output=')) format = arg.slice('--output='.length);
-  });
-  return format === 'json';
 }
 
 function messageOf(body: unknown): string | undefined {

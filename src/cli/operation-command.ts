@@ -5,7 +5,8 @@
  * `--wait` follows the work it started).
  */
 import type { CliApi } from './apis.js';
-import { isSet, lastValue, parseArgs, type FlagSpec, type ParsedArgs } from './argv.js';
+import { isSet, lastValue, parseArgs, type ParsedArgs } from './argv.js';
+import { operationFlags } from './flags.js';
 import { readBody } from './body.js';
 import { makeClient, type LooseClient } from './clients.js';
 import { resolveSettings } from './credentials.js';
@@ -13,7 +14,7 @@ import { capturingFetch, curlCommand, signingInputs, type CapturedRequest } from
 import { CliUsageError } from './errors.js';
 import { operationHelp } from './help.js';
 import { writeLine, type CliIo } from './io.js';
-import { compileFilter, outputFormat, printResult } from './output.js';
+import { compileFilter, outputFormat, printApiErrorBody, printResult } from './output.js';
 import { checkParam } from './param-check.js';
 import { pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
@@ -21,31 +22,6 @@ import type { CliOperation } from './spec-table.js';
 import { parseDuration } from './duration.js';
 import { followWork } from './follow-work.js';
 import { waitFlowOf } from './waits.js';
-
-/** Flags every operation takes, besides its parameters. */
-export const GLOBAL_FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
-  ['help', { boolean: true }],
-  ['data', {}],
-  ['output', {}],
-  ['filter', {}],
-  ['all', { boolean: true }],
-  ['wait', { boolean: true }],
-  ['wait-interval', {}],
-  ['wait-timeout', {}],
-  ['dry-run', { boolean: true }],
-  ['base-url', {}],
-  ['api-key', {}],
-  ['api-secret', {}],
-  ['network', {}],
-  ['ws-url', {}],
-  ['profile', {}],
-]);
-
-export function operationFlags(operation: CliOperation): Map<string, FlagSpec> {
-  const known = new Map(GLOBAL_FLAGS);
-  for (const param of operation.params) known.set(param.flag, param.schema.type === 'boolean' ? { boolean: true } : {});
-  return known;
-}
 
 /** The request's parameters by place, checked; a missing required one is named. */
 export function collectParams(operation: CliOperation, args: ParsedArgs): Record<'path' | 'query' | 'header', Record<string, unknown>> {
@@ -77,6 +53,15 @@ export function settingFlags(args: ParsedArgs): Partial<Record<keyof ApiSettings
   return flags;
 }
 
+/** Why a flag of the command line does not apply to `operation`, for the error that refuses it. */
+function whyNotHere(api: CliApi, operation: CliOperation, flag: string): string | undefined {
+  if (flag === 'all') return `--all: ${operation.name} is not a list that pages`;
+  if (flag.startsWith('wait')) return `--${flag}: ${operation.name} starts no work to wait for`;
+  if (flag === 'data') return `--data: ${operation.name} takes no request body`;
+  if ((flag === 'api-secret' || flag === 'network') && api.credentials !== 'streams') return `--${flag}: only the streams API takes it`;
+  return undefined;
+}
+
 /** How long `--wait` waits unless `--wait-timeout` says otherwise. */
 const DEFAULT_WAIT_TIMEOUT = '10m';
 
@@ -88,7 +73,7 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number)
 }
 
 export async function runOperation(api: CliApi, operation: CliOperation, rest: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(rest, operationFlags(operation));
+  const args = parseArgs(rest, operationFlags(api, operation), (flag) => whyNotHere(api, operation, flag));
   if (isSet(args, 'help')) {
     io.stdout.write(operationHelp(api, operation));
     return 0;
@@ -134,12 +119,13 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   const { unwrap } = await import('../core/unwrap.js');
   const result = client[operation.method]!(operation.path, init);
   let value: unknown;
-  if (operation.method === 'HEAD') {
+  try {
     await unwrap(result);
     // A HEAD answer is its headers.
-    value = Object.fromEntries((await result).response.headers);
-  } else {
-    value = await unwrap(result);
+    value = operation.method === 'HEAD' ? Object.fromEntries((await result).response.headers) : await unwrap(result);
+  } catch (error) {
+    await printApiErrorBody(io.stdout, error, format);
+    throw error;
   }
   let code = 0;
   if (waitFlow !== undefined) {

@@ -60,6 +60,17 @@ export async function printResult(out: CliOutput, value: unknown, format: Output
   return writeLine(out, table(shown));
 }
 
+/**
+ * The service's error body, on stdout when the output is JSON (the
+ * default), so a script reads it as it reads a result; the entry reports the
+ * error itself on stderr.
+ */
+export async function printApiErrorBody(out: CliOutput, error: unknown, format: OutputFormat): Promise<void> {
+  if (format !== 'json') return;
+  const { ApiError } = await import('../core/errors.js');
+  if (error instanceof ApiError) await writeLine(out, JSON.stringify(error.body ?? null));
+}
+
 /** The items of a list answer (`{data: [...]}`, `{policies: [...], total}`…), when it is one. */
 function listItems(value: unknown): unknown[] | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;

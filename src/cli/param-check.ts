@@ -23,43 +23,47 @@ export function describeSchema(schema: ParamSchema): string {
   return `${base}${bounds.length ? ` ${bounds.join(' ')}` : ''}${pattern}`;
 }
 
-function invalid(param: CliParam, raw: string, schema: ParamSchema): never {
-  throw new CliUsageError(`--${param.flag}: expected ${describeSchema(schema)}, got ${JSON.stringify(raw)}`);
+function invalid(label: string, raw: string, schema: ParamSchema): never {
+  throw new CliUsageError(label.startsWith('--') ? `${label}: expected ${describeSchema(schema)}, got ${JSON.stringify(raw)}` : `${label}: expected ${describeSchema(schema)}`);
 }
 
-function checkScalar(param: CliParam, raw: string, schema: ParamSchema): string | number | boolean {
+function checkScalar(label: string, raw: string, schema: ParamSchema): string | number | boolean {
   switch (schema.type) {
     case 'integer':
     case 'number': {
       const value = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(value) || (schema.type === 'integer' && !Number.isInteger(value))) invalid(param, raw, schema);
-      if ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)) invalid(param, raw, schema);
-      if (schema.enum && !schema.enum.includes(value)) invalid(param, raw, schema);
+      if (raw.trim() === '' || !Number.isFinite(value) || (schema.type === 'integer' && !Number.isInteger(value))) invalid(label, raw, schema);
+      if ((schema.minimum !== undefined && value < schema.minimum) || (schema.maximum !== undefined && value > schema.maximum)) invalid(label, raw, schema);
+      if (schema.enum && !schema.enum.includes(value)) invalid(label, raw, schema);
       return value;
     }
     case 'boolean':
       if (raw === 'true') return true;
       if (raw === 'false') return false;
-      return invalid(param, raw, schema);
+      return invalid(label, raw, schema);
     default: {
-      if (schema.enum && !schema.enum.includes(raw)) invalid(param, raw, schema);
-      if (schema.format === 'uuid' && !UUID.test(raw)) invalid(param, raw, schema);
-      if (schema.format === 'date-time' && (!DATE_TIME.test(raw) || Number.isNaN(Date.parse(raw)))) invalid(param, raw, schema);
-      if (schema.pattern && !new RegExp(schema.pattern).test(raw)) invalid(param, raw, schema);
+      if (schema.enum && !schema.enum.includes(raw)) invalid(label, raw, schema);
+      if (schema.format === 'uuid' && !UUID.test(raw)) invalid(label, raw, schema);
+      if (schema.format === 'date-time' && (!DATE_TIME.test(raw) || Number.isNaN(Date.parse(raw)))) invalid(label, raw, schema);
+      if (schema.pattern && !new RegExp(schema.pattern).test(raw)) invalid(label, raw, schema);
       if ((schema.minLength !== undefined && raw.length < schema.minLength) || (schema.maxLength !== undefined && raw.length > schema.maxLength)) {
-        throw new CliUsageError(`--${param.flag}: expected ${schema.minLength ?? 0} to ${schema.maxLength ?? '∞'} characters, got ${raw.length}`);
+        throw new CliUsageError(`${label}: expected ${schema.minLength ?? 0} to ${schema.maxLength ?? '∞'} characters, got ${raw.length}`);
       }
       return raw;
     }
   }
 }
 
-/** The typed value of `param` from the texts given for it (several for a repeated list flag). */
-export function checkParam(param: CliParam, texts: readonly string[]): unknown {
+/**
+ * The typed value of `param` from the texts given for it (several for a
+ * repeated list flag); `label` is how the user gave it, for errors (its flag
+ * by default).
+ */
+export function checkParam(param: CliParam, texts: readonly string[], label = `--${param.flag}`): unknown {
   if (param.schema.type === 'array') {
     const items = param.schema.items ?? { type: 'string' as const };
-    return texts.flatMap((text) => text.split(',')).map((raw) => checkScalar(param, raw, items));
+    return texts.flatMap((text) => text.split(',')).map((raw) => checkScalar(label, raw, items));
   }
-  if (texts.length > 1) throw new CliUsageError(`--${param.flag}: given ${texts.length} times, expected once`);
-  return checkScalar(param, texts[0]!, param.schema);
+  if (texts.length > 1) throw new CliUsageError(`${label}: given ${texts.length} times, expected once`);
+  return checkScalar(label, texts[0]!, param.schema);
 }

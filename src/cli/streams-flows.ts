@@ -4,12 +4,13 @@
  * - `streams watch <feedID>…`: the live stream as NDJSON until Ctrl-C (or `--count`).
  */
 import type { CliApi } from './apis.js';
-import { isSet, lastValue, parseArgs, type FlagSpec } from './argv.js';
+import { isSet, lastValue, parseArgs, type ParsedArgs } from './argv.js';
 import { makeClient } from './clients.js';
 import { resolveSettings } from './credentials.js';
 import { CliUsageError, EXIT } from './errors.js';
 import { writeLine, type CliIo } from './io.js';
-import { GLOBAL_FLAGS, settingFlags } from './operation-command.js';
+import { optionsHelp, streamsFlowFlagNames, streamsFlowFlags } from './flags.js';
+import { settingFlags } from './operation-command.js';
 import { compileFilter, outputFormat, printResult, toJson } from './output.js';
 import { checkParam } from './param-check.js';
 import { inHumanUnits } from './report-units.js';
@@ -17,37 +18,40 @@ import { findOperation, loadTable } from './spec-table.js';
 
 export const STREAMS_FLOWS = ['latest', 'watch'] as const;
 
-const FLOW_FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
-  ...[...GLOBAL_FLAGS].filter(([name]) => !['data', 'all', 'wait', 'wait-interval'].includes(name)),
-  ['decode', { boolean: true }],
-  ['count', {}],
-]);
-
 const LATEST_HELP = `usage: service-sdk streams latest <feedID>… [--decode] [options]
 
 The latest report of each stream; --decode adds its values in human units
 (prices as decimals, times as ISO 8601).
+
+${optionsHelp(streamsFlowFlagNames('latest'))}
 `;
 const WATCH_HELP = `usage: service-sdk streams watch <feedID>… [--count N] [--ws-url URL] [options]
 
 The live report stream, one decoded report per line (NDJSON), until Ctrl-C
 or --count reports. Connection events go to stderr.
+
+${optionsHelp(streamsFlowFlagNames('watch'))}
 `;
 
-async function feedIDsOf(api: CliApi, positionals: readonly string[]): Promise<string[]> {
-  if (positionals.length === 0) throw new CliUsageError('expected at least one feed ID (0x followed by 64 hex digits)');
+/** The feed IDs given as arguments (and, for watch, with --feed-ids), each checked against the spec's feedID. */
+async function feedIDsOf(api: CliApi, args: ParsedArgs): Promise<string[]> {
+  const listed = (args.flags.get('feed-ids') ?? []).flatMap((text) => text.split(','));
+  if (args.positionals.length === 0 && listed.length === 0) throw new CliUsageError('expected at least one feed ID (0x followed by 64 hex digits)');
   const latest = findOperation(await loadTable(api), 'getLatestReport')!;
   const param = latest.params.find((candidate) => candidate.name === 'feedID')!;
-  return positionals.map((feedID) => checkParam({ ...param, flag: 'feedID' }, [feedID]) as string);
+  return [
+    ...args.positionals.map((feedID) => checkParam(param, [feedID], `feed ID ${JSON.stringify(feedID)}`) as string),
+    ...listed.map((feedID) => checkParam(param, [feedID], '--feed-ids') as string),
+  ];
 }
 
 export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[number], rest: readonly string[], io: CliIo): Promise<number> {
-  const args = parseArgs(rest, FLOW_FLAGS);
+  const args = parseArgs(rest, streamsFlowFlags(flow));
   if (isSet(args, 'help')) {
     io.stdout.write(flow === 'latest' ? LATEST_HELP : WATCH_HELP);
     return 0;
   }
-  const feedIDs = await feedIDsOf(api, args.positionals);
+  const feedIDs = await feedIDsOf(api, args);
   const format = outputFormat(lastValue(args, 'output'));
   const filter = await compileFilter(lastValue(args, 'filter'));
   const countText = lastValue(args, 'count');

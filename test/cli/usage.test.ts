@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const cases: [kind: string, argv: string[], stderr: RegExp][] = [
-  ['unknown API', ['chanels', 'list-wallets'], /unknown API "chanels" \(did you mean channels\?\)/],
+  ['unknown command', ['chanels', 'list-wallets'], /unknown command "chanels" \(did you mean channels\?\)/],
   ['unknown operation', ['channels', 'list-walets'], /unknown channels operation "list-walets" \(did you mean list-wallets\?\)/],
   ['unknown flag', ['channels', 'list-wallets', '--limt', '5'], /unknown flag --limt \(did you mean --limit\?\)/],
   ['missing required path parameter', ['channels', 'get-wallet'], /missing required --wallet-id \(path parameter wallet_id\)/],
@@ -55,7 +55,7 @@ const cases: [kind: string, argv: string[], stderr: RegExp][] = [
   ['--wait on an operation that starts nothing', ['channels', 'list-wallets', '--wait'], /--wait: list-wallets starts no work to wait for/],
   ['--network', ['streams', 'list-streams', '--network', 'devnet'], /--network: expected one of testnet\|mainnet/],
   ['streams latest without a feed', ['streams', 'latest'], /expected at least one feed ID/],
-  ['streams latest with a bad feed', ['streams', 'latest', '0x12'], /--feedID: expected string matching/],
+  ['streams latest with a bad feed', ['streams', 'latest', '0x12'], /feed ID "0x12": expected string matching/],
   ['streams watch with a base URL of its own and no WebSocket host', ['streams', 'watch', ETH_USD], /streams watch: .*give --ws-url \(or SERVICE_SDK_STREAMS_WS_URL\)/],
 ];
 
