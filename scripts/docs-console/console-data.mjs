@@ -55,8 +55,10 @@ export function consoleData(api, doc) {
           required,
           type,
           explode,
-          // Pre-filled: what the call needs, and any value the spec gives as an example.
-          value: required || hasExample ? value : undefined,
+          // Pre-filled: what the call needs. An optional one shows its example as a hint only:
+          // sent as it stands it could change the answer (a page token from the spec's example is no token the sandbox issued).
+          value: required ? value : undefined,
+          example: !required && hasExample ? value : undefined,
         })),
         body,
         sample: hasCallSample(api, operation.operationId) ? undefined : codeSample(api, doc, method, path, operation, item),

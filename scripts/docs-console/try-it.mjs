@@ -133,7 +133,14 @@ function panelFor(operation) {
         'div',
         { class: 'try-it-field' },
         element('label', { for: id, text: `${parameter.name} (${parameter.in}${parameter.required ? ', required' : ''})` }),
-        element('input', { id, 'data-parameter': `${parameter.in}:${parameter.name}`, value: asInput(parameter.value), spellcheck: 'false', autocomplete: 'off' }),
+        element('input', {
+          id,
+          'data-parameter': `${parameter.in}:${parameter.name}`,
+          value: asInput(parameter.value),
+          placeholder: parameter.example === undefined ? '' : `e.g. ${asInput(parameter.example)}`,
+          spellcheck: 'false',
+          autocomplete: 'off',
+        }),
       ),
     );
   }

@@ -17,25 +17,22 @@
 // Chromium is /usr/bin/chromium (`apt-get install -y chromium`), or
 // CHROMIUM_PATH. Without it the test is skipped, unless REQUIRE_BROWSER=1 (as
 // in .ci/run), which makes a missing browser a failure.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, resolve, sep } from 'node:path';
+import type { Server } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_HTTP_METHODS, loadBundle, operationsOf } from '../contract/support/spec.js';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
+import { buildDocs, docsAreFresh, docsDir, expectQuiet, normalize, openWatchedPage, operationSection, serveDocs } from './support/docs-site.js';
 import { parse } from 'yaml';
 import { AUTHORING_NOTE, MAINTAINER_WORDING, NOTE_KEY } from '../../scripts/lib/maintainer-notes.mjs';
 import { codeSamplesOf, FIRST_CALL_SAMPLE } from '../../scripts/lib/code-samples.mjs';
+import { consoleData } from '../../scripts/docs-console/console-data.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const docsDir = join(root, 'docs');
 const shotsDir = join(root, 'test-results', 'docs');
-const buildScript = join(root, 'scripts', 'build-docs.mjs');
 const PAGE_TIMEOUT = 180_000;
 /** How long one tag's operations may take to appear after it is opened. */
 const SUMMARY_WAIT = 10_000;
@@ -120,117 +117,6 @@ function loadApi(api: string): ApiDoc {
   };
 }
 
-const sha256 = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
-
-/** docs/ is reused when build-info.json says it was built from the current bundles, options and scripts. */
-function docsAreFresh(apis: ApiDoc[]): boolean {
-  const infoFile = join(docsDir, 'build-info.json');
-  if (!existsSync(infoFile) || !existsSync(join(docsDir, 'index.html'))) return false;
-  try {
-    const info = JSON.parse(readFileSync(infoFile, 'utf8')) as {
-      redoclyCli?: string;
-      inputs?: Record<string, string>;
-      apis?: Record<string, { sha256?: string }>;
-    };
-    const cliVersion = (
-      JSON.parse(readFileSync(join(root, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')) as { version: string }
-    ).version;
-    return (
-      info.redoclyCli === cliVersion &&
-      info.inputs?.['redocly.yaml'] !== undefined &&
-      info.inputs['scripts/build-docs.mjs'] !== undefined &&
-      Object.entries(info.inputs).every(([file, hash]) => existsSync(join(root, file)) && sha256(join(root, file)) === hash) &&
-      Object.keys(info.apis ?? {}).length === apis.length &&
-      apis.every(
-        ({ api, bundle }) => info.apis?.[api]?.sha256 === sha256(bundle) && existsSync(join(docsDir, `${api}.html`)),
-      )
-    );
-  } catch {
-    return false;
-  }
-}
-
-function buildDocs(): void {
-  const result = spawnSync(process.execPath, [buildScript], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.error || result.status !== 0) {
-    throw new Error(
-      `npm run docs (node scripts/build-docs.mjs) failed: ${result.error?.message ?? `exit code ${result.status}`}\n` +
-        `${result.stdout ?? ''}${result.stderr ?? ''}`,
-    );
-  }
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
-
-/** A static file server for docs/, on 127.0.0.1 and a free port. */
-async function serveDocs(): Promise<{ server: Server; origin: string }> {
-  const server = createServer((request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
-    const file = resolve(docsDir, `.${pathname === '/' ? '/index.html' : pathname}`);
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !file.startsWith(docsDir + sep) || !existsSync(file)) {
-      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    const body = readFileSync(file);
-    response
-      .writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
-      .end(request.method === 'HEAD' ? undefined : body);
-  });
-  await new Promise<void>((ready, failed) => {
-    server.once('error', failed);
-    server.listen(0, '127.0.0.1', () => ready());
-  });
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-/** data:, blob: and about: never reach the network; anything else must go to 127.0.0.1. */
-function staysLocal(url: string): boolean {
-  const parsed = new URL(url);
-  if (['data:', 'blob:', 'about:'].includes(parsed.protocol)) return true;
-  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname === '127.0.0.1';
-}
-
-interface Watched {
-  page: Page;
-  context: BrowserContext;
-  external: string[];
-  consoleErrors: string[];
-}
-
-async function openWatchedPage(browser: Browser): Promise<Watched> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, serviceWorkers: 'block' });
-  const external: string[] = [];
-  const consoleErrors: string[] = [];
-  context.on('request', (request) => {
-    if (!staysLocal(request.url())) external.push(request.url());
-  });
-  // Nothing may leak even when a check fails: whatever is not for 127.0.0.1 is aborted.
-  await context.route(
-    (url) => !staysLocal(url.href),
-    (route) => route.abort('blockedbyclient'),
-  );
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') {
-      const { url, lineNumber } = message.location();
-      consoleErrors.push(`${message.text()}${url ? ` (${url.slice(0, 120)}:${lineNumber})` : ''}`);
-    }
-  });
-  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
-  return { page, context, external, consoleErrors };
-}
-
-function expectQuiet({ external, consoleErrors }: Watched, what: string): void {
-  expect(external, `${what} requested URLs outside 127.0.0.1: ${external.join(', ')}`).toEqual([]);
-  expect(consoleErrors, `${what} logged console errors:\n${consoleErrors.join('\n')}`).toEqual([]);
-}
 
 /**
  * Reads the content panel (<main>) from the top of the page to the bottom:
@@ -286,17 +172,6 @@ async function readWhileScrolling(
 }
 
 /**
- * An operation's section of a Redoc page (its heading, description and, in
- * the right-hand column, its request and response panels), found by its
- * heading.
- */
-function operationSection(page: Page, summary: string): Locator {
-  // By the heading's text: its accessible name also holds the anchor link's label.
-  const exactly = new RegExp(`^\\s*${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
-  return page.locator('main [data-item-kind="httpItem"]').filter({ has: page.locator('h1, h2, h3', { hasText: exactly }) });
-}
-
-/**
  * The visible text of an operation's right-hand column as a reader sees it
  * on arrival (nothing clicked; innerText leaves out whatever is not
  * rendered), or undefined while the section is not mounted.
@@ -316,8 +191,6 @@ function callOf(sample: string): string {
   if (call === null) throw new Error(`no SDK call found in: ${line}`);
   return call[0];
 }
-
-const normalize = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
 /**
  * What a reader cannot read in an operation's code panels (request and
@@ -495,6 +368,7 @@ describeWithBrowser('reference docs in Chromium', () => {
       const started = performance.now();
       const doc = apis.find((candidate) => candidate.api === api)!;
       const samples = new Map(codeSamplesOf(api, parse(readFileSync(doc.bundle, 'utf8'))));
+      const inConsole = new Set(consoleData(api, parse(readFileSync(doc.bundle, 'utf8'))).operations.map((operation) => operation.id));
       const watched = await openWatchedPage(browser!);
       try {
         const { page } = watched;
@@ -537,6 +411,12 @@ describeWithBrowser('reference docs in Chromium', () => {
               // Nothing of its code panels is clipped or under a copy button at the default width.
               const hidden = await hiddenCodeText(operationSection(page, normalize(operation.summary)).first());
               for (const problem of hidden) problems.push(`${what}: ${problem}`);
+              // Each operation the console can run has its visible "Try it" button (test/browser/try-it.test.ts runs them).
+              const tryIt = operationSection(page, normalize(operation.summary)).first().getByRole('button', { name: 'Try it', exact: true });
+              const shown = await tryIt.waitFor({ state: 'visible', timeout: PANEL_WAIT }).then(() => true, () => false);
+              if (shown !== inConsole.has(operation.operationId)) {
+                problems.push(`${what}: ${shown ? 'a "Try it" button, though the console cannot run it' : 'no visible "Try it" button'}`);
+              }
               if (operation.hasBody) lastWithBody = { operation, route: (await link.getAttribute('href')) ?? '' };
             }
           }
