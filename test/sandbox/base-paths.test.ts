@@ -121,9 +121,11 @@ describe(readmeClaim('the sandbox rejects it with a `SandboxUsageError` naming t
       expect(message).toContain("pass the host only: baseUrl 'https://api.example.com'");
     });
 
-    it('createSandbox({ baseUrls: { policy } }) with a path is refused: the policy base URL is a host', () => {
+    it('createSandbox({ baseUrls }) with a base URL the service does not have is refused, naming the option and the fix', () => {
       expect(() => createSandbox({ baseUrls: { policy: GATEWAY } })).toThrow(SandboxUsageError);
-      expect(() => createSandbox({ baseUrls: { policy: GATEWAY } })).toThrow(/baseUrls\.policy .*'\/v1'.*'https:\/\/api\.example\.com'/);
+      expect(() => createSandbox({ baseUrls: { policy: GATEWAY } })).toThrow(/baseUrls\.policy .*'\/v1'.*baseUrls\.policy: 'https:\/\/api\.example\.com'/);
+      expect(() => createSandbox({ baseUrls: { channels: 'https://acme.example' } })).toThrow(/baseUrls\.channels .*baseUrls\.channels: 'https:\/\/acme\.example\/v1'/);
+      expect(() => createSandbox({ baseUrls: { streams: 'https://api.example.com/api/v1' } })).toThrow(/baseUrls\.streams .*baseUrls\.streams: 'https:\/\/api\.example\.com'/);
     });
 
     it('over HTTP, the listener refuses it with the same words, never a 2xx', async () => {
