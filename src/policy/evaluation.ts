@@ -4,8 +4,11 @@ import { unwrap } from '../core/unwrap.js';
 import type { components } from '../../generated/types/policy-evaluation.js';
 import type { PolicyClient } from './client.js';
 
+/** Every status an evaluation can have; `ready`, `rejected` and `error` are final. */
 export type EvaluationStatus = components['schemas']['EvaluationRunStatus'];
+/** The body of `POST /evaluate` (`requestEvaluation`). */
 export type EvaluationRequest = components['schemas']['EvaluateRequest'];
+/** An evaluation as the evaluation API returns it. */
 export type Evaluation = components['schemas']['EvaluationDetailResponse'];
 
 /** Statuses an evaluation never leaves. Only `ready` lets the protected transaction through. */
