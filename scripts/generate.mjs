@@ -199,6 +199,30 @@ function answersEmptySuccess(document, operation) {
  * loading a YAML parser or the clients at start-up (one small module per API,
  * imported when that API is named).
  */
+/** The properties of an object schema, its `allOf` parts' included. */
+function propertiesOf(resolveRef, raw) {
+  const schema = resolveRef(raw) ?? {};
+  return Object.assign({}, ...(schema.allOf ?? []).map((part) => propertiesOf(resolveRef, part)), schema.properties ?? {});
+}
+
+/**
+ * The item fields of a list answer (a 200 JSON object with one array of
+ * objects, or an array of objects), in the spec's order: a table prints them
+ * as its header even when the list is empty.
+ */
+function listFieldsOf(resolveRef, operation) {
+  const answer = resolveRef(resolveRef(operation.responses?.['200'])?.content?.['application/json']?.schema);
+  if (!answer) return undefined;
+  let items;
+  if (answer.type === 'array') items = answer.items;
+  else {
+    const arrays = Object.values(propertiesOf(resolveRef, answer)).map(resolveRef).filter((property) => property?.type === 'array');
+    if (arrays.length === 1) items = arrays[0].items;
+  }
+  const fields = items ? Object.keys(propertiesOf(resolveRef, items)) : [];
+  return fields.length > 0 ? fields : undefined;
+}
+
 function generateCliTables() {
   mkdirSync(join(outDir, 'cli'), { recursive: true });
   for (const api of apis) {
@@ -234,6 +258,7 @@ function generateCliTables() {
             ...(example !== undefined ? { example } : {}),
           };
         });
+        const listFields = listFieldsOf(resolveRef, operation);
         const requestBody = resolveRef(operation.requestBody);
         const content = requestBody?.content?.['application/json'];
         const bodyExample = content?.example ?? resolveRef(Object.values(content?.examples ?? {})[0])?.value;
@@ -244,6 +269,7 @@ function generateCliTables() {
           path,
           ...(operation.summary ? { summary: firstLine(operation.summary) } : {}),
           params,
+          ...(listFields ? { listFields } : {}),
           ...(requestBody ? { body: { required: requestBody.required === true, ...(bodyExample !== undefined ? { example: bodyExample } : {}) } } : {}),
         });
       }

@@ -21,7 +21,17 @@ export const table = {
       "method": "GET",
       "path": "/networks",
       "summary": "List the supported networks",
-      "params": []
+      "params": [],
+      "listFields": [
+        "id",
+        "name",
+        "chain_selector",
+        "chain_id",
+        "chain_family",
+        "type",
+        "created_at",
+        "updated_at"
+      ]
     },
     {
       "id": "listWallets",
@@ -149,6 +159,21 @@ export const table = {
           },
           "description": "Number of items to skip (default 0). Wallets, channels, watchers, operations and queries page with `limit` and `offset`: while the answer's `has_more` is `true`, ask again with `offset` increased by the number of items read."
         }
+      ],
+      "listFields": [
+        "wallet_id",
+        "name",
+        "description",
+        "address",
+        "wallet_owner_address",
+        "chain_selector",
+        "wallet_type",
+        "status",
+        "status_channel_id",
+        "allowed_rsa_signers",
+        "allowed_ecdsa_signers",
+        "configuration",
+        "created_at"
       ]
     },
     {
@@ -281,6 +306,13 @@ export const table = {
           },
           "description": "Number of items to skip (default 0). Wallets, channels, watchers, operations and queries page with `limit` and `offset`: while the answer's `has_more` is `true`, ask again with `offset` increased by the number of items read."
         }
+      ],
+      "listFields": [
+        "channel_id",
+        "name",
+        "description",
+        "status",
+        "created_at"
       ]
     },
     {
@@ -450,6 +482,28 @@ export const table = {
           },
           "description": "Only items on `mainnet` or on `testnet` networks; every environment when left out."
         }
+      ],
+      "listFields": [
+        "query_id",
+        "channel_id",
+        "status",
+        "query_kind",
+        "chain_selector",
+        "target",
+        "event_hash",
+        "verifiable_result",
+        "proof",
+        "created_at",
+        "updated_at",
+        "expires_at",
+        "accepted_at",
+        "sending_at",
+        "sent_at",
+        "completed_at",
+        "failed_at",
+        "expired_at",
+        "workflow_id",
+        "workflow_execution_id"
       ]
     },
     {
@@ -655,6 +709,18 @@ export const table = {
           },
           "description": "Only watchers that watch this event name."
         }
+      ],
+      "listFields": [
+        "watcher_id",
+        "name",
+        "channel_id",
+        "created_at",
+        "status",
+        "chain_selector",
+        "address",
+        "service",
+        "don_family",
+        "workflow_id"
       ]
     },
     {
@@ -946,6 +1012,29 @@ export const table = {
           },
           "description": "Only operations whose canceller has this `subject_id`."
         }
+      ],
+      "listFields": [
+        "operation_id",
+        "status",
+        "chain_selector",
+        "address",
+        "wallet_operation_id",
+        "deadline",
+        "transactions",
+        "signature",
+        "digest",
+        "initiator",
+        "signer",
+        "canceller",
+        "signed_at",
+        "cancelled_at",
+        "confirmed_at",
+        "created_at",
+        "updated_at",
+        "operation_writer_workflow_id",
+        "operation_writer_workflow_execution_id",
+        "operation_status_workflow_id",
+        "operation_status_workflow_execution_id"
       ]
     },
     {
@@ -1020,6 +1109,12 @@ export const table = {
           },
           "description": "Identifier of the operation (UUID), as returned by its creation."
         }
+      ],
+      "listFields": [
+        "to",
+        "value",
+        "data",
+        "preview_snapshot"
       ]
     },
     {
@@ -1051,6 +1146,12 @@ export const table = {
           },
           "description": "Identifier of the operation (UUID), as returned by its creation."
         }
+      ],
+      "listFields": [
+        "to",
+        "value",
+        "data",
+        "preview_snapshot"
       ],
       "body": {
         "required": true,

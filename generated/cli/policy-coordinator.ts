@@ -66,6 +66,19 @@ export const table = {
           },
           "description": "Whether each item carries its per-chain (onchain) deployments, e.g. `onchain_policy_engines`, `onchain_targets`. The service includes them unless this is `false`; send `false` for lighter pages."
         }
+      ],
+      "listFields": [
+        "id",
+        "name",
+        "description",
+        "type",
+        "onchain_policy_engines",
+        "chain_selectors",
+        "extractor_registrations",
+        "contract_types",
+        "archived_at",
+        "created_at",
+        "updated_at"
       ]
     },
     {
@@ -249,6 +262,19 @@ export const table = {
           },
           "description": "Only items for this function, given by its canonical signature, e.g. `transfer(address,uint256)`."
         }
+      ],
+      "listFields": [
+        "id",
+        "name",
+        "org_id",
+        "supported_function_signatures",
+        "outputs",
+        "onchain_extractors",
+        "chain_selectors",
+        "assigned_contract_types",
+        "archived_at",
+        "created_at",
+        "updated_at"
       ]
     },
     {
@@ -420,6 +446,17 @@ export const table = {
           },
           "description": "Only items of this policy engine."
         }
+      ],
+      "listFields": [
+        "id",
+        "name",
+        "description",
+        "org_id",
+        "contract_type_functions",
+        "extractors",
+        "archived_at",
+        "created_at",
+        "updated_at"
       ]
     },
     {
@@ -831,6 +868,23 @@ export const table = {
           },
           "description": "Also list targets of other organisations that granted the caller evaluation access; items then carry `owner_org_id` and `access_type`."
         }
+      ],
+      "listFields": [
+        "id",
+        "title",
+        "description",
+        "policy_engine_id",
+        "protected_methods",
+        "contract_types",
+        "onchain_targets",
+        "chain_selectors",
+        "desired_default_allow",
+        "metadata",
+        "archived_at",
+        "created_at",
+        "updated_at",
+        "owner_org_id",
+        "access_type"
       ]
     },
     {
@@ -1079,6 +1133,20 @@ export const table = {
           },
           "description": "Only protections with an onchain registration in this state."
         }
+      ],
+      "listFields": [
+        "id",
+        "function_signature",
+        "function_selector",
+        "target_id",
+        "policy_instance_id",
+        "desired_position",
+        "onchain_target_protections",
+        "chain_selectors",
+        "extractor_output_ids",
+        "archived_at",
+        "created_at",
+        "updated_at"
       ]
     },
     {
@@ -1532,6 +1600,15 @@ export const table = {
           },
           "description": "Items per page, 1 to 100; the service uses 10 when it is omitted. Every coordinator list pages this way (`page` + `page_size`) and answers `{total, total_pages, page, <items>}`; there are no cursors."
         }
+      ],
+      "listFields": [
+        "id",
+        "offchain_policy_id",
+        "function_signature",
+        "function_selector",
+        "status",
+        "onchain_target_protections",
+        "created_at"
       ]
     },
     {
@@ -1563,6 +1640,12 @@ export const table = {
           },
           "description": "The protection."
         }
+      ],
+      "listFields": [
+        "id",
+        "chain_selector",
+        "position",
+        "status"
       ]
     },
     {
@@ -1763,6 +1846,14 @@ export const table = {
           },
           "description": "Items per page, 1 to 100; the service uses 10 when it is omitted. Every coordinator list pages this way (`page` + `page_size`) and answers `{total, total_pages, page, <items>}`; there are no cursors."
         }
+      ],
+      "listFields": [
+        "id",
+        "grantee_org_id",
+        "grantor_org_id",
+        "status",
+        "granted_at",
+        "revoked_at"
       ]
     },
     {
@@ -1920,6 +2011,20 @@ export const table = {
           },
           "description": "When `true`, registries shared with the organisation by access grants are listed beside the owned ones."
         }
+      ],
+      "listFields": [
+        "id",
+        "name",
+        "description",
+        "org_id",
+        "created_at",
+        "updated_at",
+        "identity_registries",
+        "credential_registries",
+        "chain_selectors",
+        "mode",
+        "archived_at",
+        "access_type"
       ]
     },
     {
@@ -2119,6 +2224,14 @@ export const table = {
           },
           "description": "Items per page, 1 to 100; the service uses 10 when it is omitted. Every coordinator list pages this way (`page` + `page_size`) and answers `{total, total_pages, page, <items>}`; there are no cursors."
         }
+      ],
+      "listFields": [
+        "id",
+        "grantee_org_id",
+        "grantor_org_id",
+        "status",
+        "granted_at",
+        "revoked_at"
       ]
     },
     {
@@ -2248,6 +2361,19 @@ export const table = {
           },
           "description": "Only items of this registry. A registry the organisation neither owns nor holds an active grant for (or that does not exist) is answered `403`."
         }
+      ],
+      "listFields": [
+        "id",
+        "title",
+        "description",
+        "entity_id",
+        "ccid",
+        "registryId",
+        "onchain_identities",
+        "chain_selectors",
+        "archived_at",
+        "created_at",
+        "updated_at"
       ]
     },
     {
@@ -2284,6 +2410,11 @@ export const table = {
       "path": "/identities/batch",
       "summary": "Create identities in a batch",
       "params": [],
+      "listFields": [
+        "status",
+        "identity",
+        "error"
+      ],
       "body": {
         "required": true,
         "example": {
@@ -2446,6 +2577,19 @@ export const table = {
           },
           "description": "Only items of this registry. A registry the organisation neither owns nor holds an active grant for (or that does not exist) is answered `403`."
         }
+      ],
+      "listFields": [
+        "id",
+        "registry_id",
+        "title",
+        "description",
+        "credential_type",
+        "credential_type_hash",
+        "chain_selectors",
+        "data_schema",
+        "archived_at",
+        "created_at",
+        "updated_at"
       ]
     },
     {
@@ -2624,6 +2768,20 @@ export const table = {
           },
           "description": "Only items of this registry. A registry the organisation neither owns nor holds an active grant for (or that does not exist) is answered `403`."
         }
+      ],
+      "listFields": [
+        "id",
+        "credential_type_id",
+        "credential_type",
+        "credential_data",
+        "external_unique_id",
+        "expires_at",
+        "identity_id",
+        "onchain_credentials",
+        "chain_selectors",
+        "archived_at",
+        "created_at",
+        "updated_at"
       ]
     },
     {
@@ -2819,6 +2977,17 @@ export const table = {
           },
           "description": "Only instances with a deployment at this contract address (case-insensitive)."
         }
+      ],
+      "listFields": [
+        "id",
+        "name",
+        "description",
+        "data_validator_implementation_id",
+        "onchain_configs",
+        "onchain_data_validators",
+        "chain_selectors",
+        "ongoing_config_changes",
+        "archived_at"
       ]
     },
     {
@@ -3001,7 +3170,17 @@ export const table = {
       "method": "GET",
       "path": "/wallets",
       "summary": "List wallets",
-      "params": []
+      "params": [],
+      "listFields": [
+        "id",
+        "org_id",
+        "chain_selector",
+        "owner_address",
+        "wallet_address",
+        "status",
+        "created_at",
+        "updated_at"
+      ]
     },
     {
       "id": "createWallets",
@@ -3010,6 +3189,16 @@ export const table = {
       "path": "/wallets",
       "summary": "Create wallets",
       "params": [],
+      "listFields": [
+        "id",
+        "org_id",
+        "chain_selector",
+        "owner_address",
+        "wallet_address",
+        "status",
+        "created_at",
+        "updated_at"
+      ],
       "body": {
         "required": true,
         "example": {
@@ -3089,6 +3278,16 @@ export const table = {
           },
           "description": "When `true`, mainnets are listed even if the organisation may not use them."
         }
+      ],
+      "listFields": [
+        "id",
+        "name",
+        "chain_id",
+        "chain_selector",
+        "chain_family",
+        "is_testnet",
+        "created_at",
+        "updated_at"
       ]
     },
     {

@@ -112,6 +112,22 @@ export const table = {
           },
           "description": "The `next_page_token` of the previous page, unchanged. Omit for the first page. Send it with the same filters, sort and `page_size` as the request that produced it."
         }
+      ],
+      "listFields": [
+        "org_id",
+        "chain_selector",
+        "address",
+        "owner",
+        "name",
+        "description",
+        "policy_engine_address",
+        "version",
+        "state",
+        "effective_from",
+        "effective_to",
+        "block_number",
+        "block_hash",
+        "tx_hash"
       ]
     },
     {
@@ -328,6 +344,12 @@ export const table = {
           },
           "description": "The `next_page_token` of the previous page, unchanged. Omit for the first page. Send it with the same filters, sort and `page_size` as the request that produced it."
         }
+      ],
+      "listFields": [
+        "org_id",
+        "ccid",
+        "registries",
+        "credentials"
       ]
     },
     {
@@ -370,6 +392,15 @@ export const table = {
           },
           "description": "When `true`, each identity carries its full credentials (`credentials`, with their data); otherwise `credentials` is `null`."
         }
+      ],
+      "listFields": [
+        "registry_address",
+        "chain_selector",
+        "addresses",
+        "block_timestamp",
+        "block_number",
+        "block_hash",
+        "tx_hash"
       ]
     },
     {
@@ -458,6 +489,12 @@ export const table = {
           },
           "description": "The `next_page_token` of the previous page, unchanged. Omit for the first page. Send it with the same filters, sort and `page_size` as the request that produced it."
         }
+      ],
+      "listFields": [
+        "org_id",
+        "chain_selector",
+        "address",
+        "policy_engines"
       ]
     },
     {
@@ -511,6 +548,17 @@ export const table = {
           },
           "description": "When `true`, policy configuration state is filled in (`state`, `policy_state`, data validator `state`); otherwise those fields are `null`."
         }
+      ],
+      "listFields": [
+        "policy_engine_address",
+        "attached_at",
+        "detached_at",
+        "engine_default_behavior",
+        "target_default_behavior",
+        "protected_methods",
+        "block_number",
+        "block_hash",
+        "tx_hash"
       ]
     },
     {
@@ -680,6 +728,29 @@ export const table = {
           },
           "description": "The `next_page_token` of the previous page, unchanged. Omit for the first page. Send it with the same filters, sort and `page_size` as the request that produced it."
         }
+      ],
+      "listFields": [
+        "chain_selector",
+        "tx_hash",
+        "block_number",
+        "block_hash",
+        "block_timestamp",
+        "from_address",
+        "to_address",
+        "value",
+        "data",
+        "gas_used",
+        "gas_limit",
+        "gas_price",
+        "gas_fee_cap",
+        "gas_tip_cap",
+        "effective_gas_price",
+        "cumulative_gas_used",
+        "tx_type",
+        "revert_reason",
+        "l1_gas_used",
+        "l1_fee",
+        "policy_runs"
       ]
     },
     {
@@ -722,6 +793,9 @@ export const table = {
           },
           "description": "When `true`, policy configuration state is filled in (`state`, `policy_state`, data validator `state`); otherwise those fields are `null`."
         }
+      ],
+      "listFields": [
+        "on_chain"
       ]
     },
     {
@@ -836,6 +910,17 @@ export const table = {
           },
           "description": "The `next_page_token` of the previous page, unchanged. Omit for the first page. Send it with the same filters, sort and `page_size` as the request that produced it."
         }
+      ],
+      "listFields": [
+        "org_id",
+        "permit_id",
+        "policy_address",
+        "chain_selector",
+        "tx_hash",
+        "block_number",
+        "block_hash",
+        "block_timestamp",
+        "log_index"
       ]
     },
     {
@@ -964,6 +1049,25 @@ export const table = {
           },
           "description": "The `next_page_token` of the previous page, unchanged. Omit for the first page. Send it with the same filters, sort and `page_size` as the request that produced it."
         }
+      ],
+      "listFields": [
+        "org_id",
+        "registry_type",
+        "registry_address",
+        "chain_selector",
+        "ccid",
+        "tx_hash",
+        "block_number",
+        "block_hash",
+        "block_timestamp",
+        "log_index",
+        "target_contract_address",
+        "policy_engine_address",
+        "function_selector",
+        "matched_policy_address",
+        "matched_identity_registry",
+        "matched_credential_registry",
+        "credential_type_ids"
       ]
     }
   ]

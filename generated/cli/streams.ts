@@ -101,6 +101,12 @@ export const table = {
           "description": "The time to report at, Unix seconds. The answer is the report whose span covers it.",
           "example": 1700000000
         }
+      ],
+      "listFields": [
+        "feedID",
+        "validFromTimestamp",
+        "observationsTimestamp",
+        "fullReport"
       ]
     },
     {
@@ -147,6 +153,12 @@ export const table = {
           "description": "How many reports the page holds at most. Omit it for the service's default page size.",
           "example": 100
         }
+      ],
+      "listFields": [
+        "feedID",
+        "validFromTimestamp",
+        "observationsTimestamp",
+        "fullReport"
       ]
     },
     {
@@ -329,6 +341,20 @@ export const table = {
           "description": "Only streams decommissioned before this instant, in Unix seconds.",
           "example": 1735689600
         }
+      ],
+      "listFields": [
+        "feedID",
+        "base_asset",
+        "quote_asset",
+        "status",
+        "asset_class",
+        "feed_type",
+        "attribute_type",
+        "network_type",
+        "hidden",
+        "created_at",
+        "expected_decommission_at",
+        "decommissioned_at"
       ]
     },
     {

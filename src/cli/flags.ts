@@ -23,7 +23,8 @@ export const FLAGS = {
   data: { usage: '--data <json|@file|@->', help: 'request body (JSON inline, from a file, or from stdin)' },
   output: { usage: '--output json|ndjson|table', help: 'how the result is printed (default json)' },
   filter: { usage: '--filter <expr>', help: 'JMESPath applied to the result (to each item of a walked list)' },
-  all: { boolean: true, usage: '--all', help: 'every page of the list, streamed in the --output format' },
+  all: { boolean: true, usage: '--all', help: 'every page of the list, streamed: NDJSON, or the --output format' },
+  'max-items': { usage: '--max-items <n>', help: 'with --all: stop after n items' },
   wait: { boolean: true, usage: '--wait', help: 'wait for the work started to end, statuses on stderr' },
   'wait-interval': { usage: '--wait-interval <ms>', help: 'first pause between two reads of --wait (default 1000)' },
   'wait-timeout': { usage: '--wait-timeout <duration>', help: 'how long --wait waits (500ms, 30s, 10m; default 10m), then exit 4' },
@@ -36,6 +37,7 @@ export const FLAGS = {
   profile: { usage: '--profile <name>', help: 'a saved profile (service-sdk profile set)' },
   decode: { boolean: true, usage: '--decode', help: "each report's values in human units" },
   count: { usage: '--count <n>', help: 'stop after this many reports' },
+  'reconnect-attempts': { usage: '--reconnect-attempts <n>', help: 'failed connections in a row before giving up, exit 3 (default 10)' },
   'feed-ids': { usage: '--feed-ids <id,…>', help: 'the streams to watch (as well as the arguments)' },
 } as const satisfies Record<string, CliFlag>;
 
@@ -53,7 +55,7 @@ export function commandFlagsOf(api: CliApi, operation: CliOperation): FlagName[]
   return [
     ...COMMON,
     ...(operation.body ? (['data'] as const) : []),
-    ...(pagingOf(api, operation) ? (['all'] as const) : []),
+    ...(pagingOf(api, operation) ? (['all', 'max-items'] as const) : []),
     ...(waitFlowOf(api.spec, operation.id) ? (['wait', 'wait-interval', 'wait-timeout'] as const) : []),
     'dry-run',
     ...(api.credentials === 'streams' ? STREAMS : []),
@@ -69,7 +71,7 @@ export function operationFlags(api: CliApi, operation: CliOperation): Map<string
 
 /** The flags of `streams latest` and `streams watch`. */
 export function streamsFlowFlagNames(flow: 'latest' | 'watch'): FlagName[] {
-  return [...COMMON, ...STREAMS, ...(flow === 'latest' ? (['decode'] as const) : (['ws-url', 'count', 'feed-ids'] as const))];
+  return [...COMMON, ...STREAMS, ...(flow === 'latest' ? (['decode'] as const) : (['ws-url', 'count', 'reconnect-attempts', 'feed-ids'] as const))];
 }
 
 export function streamsFlowFlags(flow: 'latest' | 'watch'): Map<string, FlagSpec> {

@@ -55,7 +55,7 @@ export function settingFlags(args: ParsedArgs): Partial<Record<keyof ApiSettings
 
 /** Why a flag of the command line does not apply to `operation`, for the error that refuses it. */
 function whyNotHere(api: CliApi, operation: CliOperation, flag: string): string | undefined {
-  if (flag === 'all') return `--all: ${operation.name} is not a list that pages`;
+  if (flag === 'all' || flag === 'max-items') return `--all: ${operation.name} is not a list that pages`;
   if (flag.startsWith('wait')) return `--${flag}: ${operation.name} starts no work to wait for`;
   if (flag === 'data') return `--data: ${operation.name} takes no request body`;
   if ((flag === 'api-secret' || flag === 'network') && api.credentials !== 'streams') return `--${flag}: only the streams API takes it`;
@@ -85,12 +85,19 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   const dataSpec = lastValue(args, 'data');
   if (dataSpec !== undefined && operation.body === undefined) throw new CliUsageError(`--data: ${operation.name} takes no request body`);
   if (dataSpec === undefined && operation.body?.required) throw new CliUsageError(`missing --data: ${operation.name} needs a JSON request body`);
-  const format = outputFormat(lastValue(args, 'output'));
+  const outputGiven = lastValue(args, 'output') === undefined ? undefined : outputFormat(lastValue(args, 'output'));
+  const format = outputGiven ?? 'json';
   const filter = await compileFilter(lastValue(args, 'filter'));
   const all = isSet(args, 'all');
   const wait = isSet(args, 'wait');
   const dryRun = isSet(args, 'dry-run');
   const paging = all ? pagingOf(api, operation) : undefined;
+  const maxItemsText = lastValue(args, 'max-items');
+  if (maxItemsText !== undefined && !all) throw new CliUsageError('--max-items: only with --all');
+  const maxItems = maxItemsText === undefined ? Number.POSITIVE_INFINITY : Number(maxItemsText);
+  if (!(Number.isInteger(maxItems) && maxItems >= 1) && maxItems !== Number.POSITIVE_INFINITY) {
+    throw new CliUsageError(`--max-items: expected an integer ≥ 1, got ${JSON.stringify(maxItemsText)}`);
+  }
   if (all && paging === undefined) throw new CliUsageError(`--all: ${operation.name} is not a list that pages`);
   const waitFlow = wait ? waitFlowOf(api.spec, operation.id) : undefined;
   if (wait && waitFlow === undefined) throw new CliUsageError(`--wait: ${operation.name} starts no work to wait for`);
@@ -114,7 +121,10 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
     return 0;
   }
 
-  if (paging !== undefined) return walkAll(client, operation, paging, params, io, filter);
+  if (paging !== undefined) {
+    const { walkAll } = await import('./walk-all.js');
+    return walkAll(client, operation, paging, params, io, { format: outputGiven, filter, maxItems });
+  }
 
   const { unwrap } = await import('../core/unwrap.js');
   const result = client[operation.method]!(operation.path, init);
@@ -133,67 +143,6 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
     value = followed.value;
     code = followed.code;
   }
-  await printResult(io.stdout, value, format, filter);
+  await printResult(io.stdout, value, format, filter, operation.listFields);
   return code;
-}
-
-/**
- * `--all`: every item of every page, one JSON line each, written as pages
- * arrive, with a progress line on a terminal's stderr. A page's lines go out
- * in one write when the walk next waits (for the following page), and a full
- * stdout is waited on before reading on: memory holds about one page,
- * whatever the total, and stdout only ever gets whole lines.
- */
-async function walkAll(
-  client: LooseClient,
-  operation: CliOperation,
-  paging: NonNullable<ReturnType<typeof pagingOf>>,
-  params: Record<'path' | 'query' | 'header', Record<string, unknown>>,
-  io: CliIo,
-  filter: ((value: unknown) => unknown) | undefined,
-): Promise<number> {
-  const { paginateWith } = await import('../core/paging-strategies.js');
-  const { [paging.sizeParam]: size, ...query } = params.query;
-  const start = paging.startParam === undefined ? undefined : query[paging.startParam];
-  if (paging.startParam !== undefined) delete query[paging.startParam];
-  const strategy = await paging.strategy(start);
-  const items = paginateWith(strategy, client as never, operation.path, {
-    params: { ...params, query },
-    ...(typeof size === 'number' ? { pageSize: size } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-  });
-  const progress = io.stderr.isTTY === true;
-  let count = 0;
-  let pending = '';
-  let flushScheduled = false;
-  let drained: Promise<void> | undefined;
-  const flush = () => {
-    flushScheduled = false;
-    if (pending === '') return;
-    const chunk = pending;
-    pending = '';
-    if (!io.stdout.write(chunk) && io.stdout.once !== undefined) {
-      drained = new Promise<void>((resolve) => io.stdout.once!('drain', () => resolve()));
-    }
-    if (progress) io.stderr.write(`\r${count} items…`);
-  };
-  try {
-    for await (const item of items) {
-      if (drained !== undefined) {
-        await drained;
-        drained = undefined;
-      }
-      pending += `${JSON.stringify(filter ? filter(item) : item) ?? 'null'}\n`;
-      count++;
-      // A page's items arrive without I/O in between; the flush runs once the walk waits for the next page.
-      if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flush);
-      }
-    }
-  } finally {
-    flush();
-    if (progress) io.stderr.write(`\r${count} items    \n`);
-  }
-  return 0;
 }

@@ -14,6 +14,7 @@
  */
 import { CliUsageError } from './errors.js';
 import { writeLine, type CliOutput } from './io.js';
+import { epochToIso, isTimeField } from './times.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'table';
 
@@ -28,7 +29,7 @@ export type Filter = (value: unknown) => unknown;
 /** Compiles `--filter` once (a syntax error is a usage error, before any request). */
 export async function compileFilter(expression: string | undefined): Promise<Filter | undefined> {
   if (expression === undefined) return undefined;
-  const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
+  const { compile, TreeInterpreter } = await import('./query-language.js');
   let ast: ReturnType<typeof compile>;
   try {
     ast = compile(expression);
@@ -49,7 +50,8 @@ export function toJson(value: unknown, pretty: boolean): string {
   return JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item), pretty ? 2 : undefined) ?? 'null';
 }
 
-export async function printResult(out: CliOutput, value: unknown, format: OutputFormat, filter?: Filter): Promise<void> {
+/** Prints a result in `format`; `fields` are the item fields of a list answer (a table's header when it is empty). */
+export async function printResult(out: CliOutput, value: unknown, format: OutputFormat, filter?: Filter, fields?: readonly string[]): Promise<void> {
   const shown = filter ? filter(value) : value;
   if (format === 'json') return writeLine(out, toJson(shown, out.isTTY === true));
   if (format === 'ndjson') {
@@ -57,7 +59,7 @@ export async function printResult(out: CliOutput, value: unknown, format: Output
     for (const item of items) await writeLine(out, toJson(item, false));
     return;
   }
-  return writeLine(out, table(shown));
+  return writeLine(out, table(shown, filter ? undefined : fields));
 }
 
 /**
@@ -78,33 +80,58 @@ function listItems(value: unknown): unknown[] | undefined {
   return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
 }
 
-function cell(value: unknown): string {
+function cell(value: unknown, key?: string): string {
   if (value === undefined || value === null) return '';
+  if (key !== undefined && isTimeField(key)) {
+    const iso = epochToIso(value);
+    if (iso !== undefined) return iso;
+  }
   if (typeof value === 'object') return toJson(value, false);
   return String(value);
 }
 
-/** A plain-text table: a list's items as rows under their keys, or an object as key/value rows. */
-export function table(value: unknown): string {
+/** The header of a list's rows: the fields the spec lists for its items, then any others the items have. */
+export function tableHeader(rows: readonly unknown[], fields: readonly string[] = []): string[] {
+  const keys = rows.flatMap((row) => (row !== null && typeof row === 'object' ? Object.keys(row) : ['value']));
+  return [...new Set([...fields, ...keys])];
+}
+
+/** One row's cells under `header`. */
+export function tableRow(row: unknown, header: readonly string[]): string[] {
+  return header.map((key) => cell(row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[key] : key === 'value' ? row : undefined, key));
+}
+
+/** Cells padded to `widths` and joined; a longer cell widens its row, never cut (identifiers stay whole). */
+export function tableLine(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((text, i) => text.padEnd(widths[i] ?? 0))
+    .join('  ')
+    .trimEnd();
+}
+
+/** Each column's width: its widest cell, the header's included. */
+export function columnWidths(header: readonly string[], body: readonly string[][]): number[] {
+  return header.map((name, i) => Math.max(name.length, ...body.map((row) => row[i]!.length)));
+}
+
+/**
+ * A plain-text table: a list's items as rows under their keys (the header
+ * printed even for an empty list, from `fields`), or an object as key/value
+ * rows. Times as ISO 8601.
+ */
+export function table(value: unknown, fields?: readonly string[]): string {
   const rows = Array.isArray(value) ? value : listItems(value);
   let header: string[];
   let body: string[][];
   if (rows !== undefined) {
-    header = [...new Set(rows.flatMap((row) => (row !== null && typeof row === 'object' ? Object.keys(row) : ['value'])))];
-    body = rows.map((row) =>
-      header.map((key) => cell(row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[key] : key === 'value' ? row : undefined)),
-    );
+    header = tableHeader(rows, rows.length === 0 ? fields : []);
+    body = rows.map((row) => tableRow(row, header));
   } else if (value !== null && typeof value === 'object') {
     header = ['field', 'value'];
-    body = Object.entries(value).map(([key, item]) => [key, cell(item)]);
+    body = Object.entries(value).map(([key, item]) => [key, cell(item, key)]);
   } else {
     return cell(value);
   }
-  const widths = header.map((name, i) => Math.min(60, Math.max(name.length, ...body.map((row) => row[i]!.length))));
-  const line = (cells: string[]) =>
-    cells
-      .map((text, i) => (text.length > widths[i]! ? `${text.slice(0, widths[i]! - 1)}…` : text.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(header.map((name) => name.toUpperCase())), ...body.map(line)].join('\n');
+  const widths = columnWidths(header, body);
+  return [tableLine(header.map((name) => name.toUpperCase()), widths), ...body.map((row) => tableLine(row, widths))].join('\n');
 }

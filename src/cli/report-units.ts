@@ -4,6 +4,7 @@
  * crypto streams' scale), times as ISO 8601, signatures left out.
  */
 import { formatScaled } from '../streams/index.js';
+import { epochToIso, isTimeField } from './times.js';
 
 const LEFT_OUT = new Set(['feedId', 'version', 'reportContext', 'rawRs', 'rawSs', 'rawVs']);
 
@@ -13,7 +14,7 @@ export function inHumanUnits(report: { feedID: string; decoded: object }): Recor
   for (const [key, value] of Object.entries(decoded)) {
     if (LEFT_OUT.has(key)) continue;
     if (typeof value === 'bigint') out[key] = formatScaled(value, 18);
-    else if (typeof value === 'number' && /(Timestamp|At)$/.test(key)) out[key] = new Date(value * 1000).toISOString();
+    else if (isTimeField(key) && epochToIso(value) !== undefined) out[key] = epochToIso(value);
     else out[key] = value;
   }
   return out;

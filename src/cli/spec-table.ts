@@ -40,6 +40,8 @@ export interface CliOperation {
   path: string;
   summary?: string;
   params: CliParam[];
+  /** The item fields of a list answer, in the spec's order. */
+  listFields?: string[];
   body?: { required: boolean; example?: unknown };
 }
 

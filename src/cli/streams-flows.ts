@@ -18,6 +18,9 @@ import { findOperation, loadTable } from './spec-table.js';
 
 export const STREAMS_FLOWS = ['latest', 'watch'] as const;
 
+/** Failed connections in a row, per origin, before `watch` gives up (exit 3). */
+const DEFAULT_RECONNECT_ATTEMPTS = 10;
+
 const LATEST_HELP = `usage: service-sdk streams latest <feedID>… [--decode] [options]
 
 The latest report of each stream; --decode adds its values in human units
@@ -59,19 +62,33 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   if (!(Number.isInteger(count) && count > 0) && count !== Number.POSITIVE_INFINITY) {
     throw new CliUsageError(`--count: expected an integer ≥ 1, got ${JSON.stringify(countText)}`);
   }
+  const attemptsText = lastValue(args, 'reconnect-attempts');
+  const reconnectAttempts = attemptsText === undefined ? DEFAULT_RECONNECT_ATTEMPTS : Number(attemptsText);
+  if (!(Number.isInteger(reconnectAttempts) && reconnectAttempts >= 1)) {
+    throw new CliUsageError(`--reconnect-attempts: expected an integer ≥ 1, got ${JSON.stringify(attemptsText)}`);
+  }
   const settings = await resolveSettings(api, settingFlags(args), lastValue(args, 'profile'), io);
   const client = await makeClient(api, settings);
   const streams = await import('../streams/index.js');
 
   if (flow === 'latest') {
     const decode = isSet(args, 'decode');
+    const { ApiError } = await import('../core/errors.js');
     const reports = [];
+    let failed = 0;
+    // Each stream on its own: one that fails is told on stderr, and the others are still printed.
     for (const feedID of feedIDs) {
-      const report = await streams.getLatestReport(client as never, feedID, { decode, ...(io.signal ? { signal: io.signal } : {}) });
-      reports.push(decode ? inHumanUnits(report as never) : report);
+      try {
+        const report = await streams.getLatestReport(client as never, feedID, { decode, ...(io.signal ? { signal: io.signal } : {}) });
+        reports.push(decode ? inHumanUnits(report as never) : report);
+      } catch (error) {
+        if (!(error instanceof ApiError) || feedIDs.length === 1) throw error;
+        failed++;
+        io.stderr.write(`service-sdk: ${feedID}: ${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${error.message}\n`);
+      }
     }
-    await printResult(io.stdout, reports.length === 1 ? reports[0] : reports, format, filter);
-    return 0;
+    await printResult(io.stdout, feedIDs.length === 1 ? reports[0] : reports, format, filter);
+    return failed > 0 ? EXIT.apiError : EXIT.ok;
   }
 
   if (settings.apiKey === undefined) throw new CliUsageError('streams watch: the live stream is signed: give --api-key and --api-secret');
@@ -81,6 +98,7 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
       decode: true,
       ...(settings.wsUrl ? { wsUrl: settings.wsUrl } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
+      reconnect: { maxAttempts: reconnectAttempts },
       onStatus: (event) => io.stderr.write(`stream: ${describeEvent(event)}\n`),
     });
   } catch (error) {
@@ -98,6 +116,11 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
       await writeLine(io.stdout, toJson(filter ? filter(inHumanUnits(report)) : inHumanUnits(report), false));
       if (++seen >= count) break;
     }
+  } catch (error) {
+    if (!(error instanceof streams.ReportStreamConnectionError)) throw error;
+    // The reconnection budget is spent: the service is not there to answer.
+    io.stderr.write(`service-sdk: no answer: ${error.message}; gave up (--reconnect-attempts ${reconnectAttempts})\n`);
+    return EXIT.noAnswer;
   } finally {
     await live.close();
   }
