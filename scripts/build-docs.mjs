@@ -281,6 +281,16 @@ function indexPage(items) {
       <pre><code>${escapeHtml(FIRST_CALL_SAMPLE)}</code></pre>
       <p>Each page below shows the same kind of call beside every operation.</p>
     </section>
+    <section>
+      <h2>Try it in the page</h2>
+      <p>Every operation has a <strong>Try it</strong> button beside its heading. It opens a form with the parameters and the body
+        filled in from the specification's example; change them, then press <strong>Send</strong> to see the status line, the headers
+        and the body of the answer, with the SDK call that makes the same request below.</p>
+      <p>The answers come from the SDK's offline sandbox, running inside the page: nothing leaves your browser, and no key is needed.
+        What you create stays for the visit, so a channel created by one operation is listed by the next; <strong>Reset sandbox</strong>
+        starts again from the sandbox's first state. A request the API would refuse gets the API's own error, naming the field.
+        The live report stream (a WebSocket) is not in the console.</p>
+    </section>
     <h2>APIs</h2>
     <ul>
 ${rows}

@@ -277,6 +277,11 @@ describeWithBrowser('reference docs in Chromium', () => {
       expect(shown, 'index shows the install command').toContain('npm install @ourteam/service-sdk');
       expect(shown, 'index shows the first call with the SDK').toContain(normalize(FIRST_CALL_SAMPLE));
       expect(shown, 'index shows the first call with the SDK').toMatch(/await unwrap\(\w+\.GET\('\//);
+      // …and how to run an operation in the page: "Try it", offline, "Send", "Reset sandbox".
+      const tryIt = normalize(await page.locator('section', { has: page.getByRole('heading', { name: 'Try it in the page', exact: true }) }).innerText());
+      for (const phrase of ['Try it', 'Send', 'Reset sandbox', 'nothing leaves your browser']) {
+        expect(tryIt, `index says how to use Try it ("${phrase}")`).toContain(phrase);
+      }
       expect(shown.match(MAINTAINER_WORDING)?.[0], 'index shows maintainers\' wording').toBeUndefined();
       await page.screenshot({ path: join(shotsDir, 'index.png') });
       expectQuiet(watched, 'index.html');
