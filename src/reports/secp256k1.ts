@@ -35,12 +35,18 @@ interface Secp256k1Exports {
   readonly HASH_INPUT: WebAssembly.Global;
   readonly SIGNATURE_INPUT: WebAssembly.Global;
   readonly PUBLIC_KEY_INPUT: WebAssembly.Global;
+  readonly PRIVATE_INPUT: WebAssembly.Global;
   recover(outputLength: number, recoveryId: number): number;
+  signRecoverable(withExtraData: number): number;
+  pointFromScalar(outputLength: number): number;
 }
 
 /** The instance's input and output buffers, views of its memory. */
 interface Engine {
   readonly recover: (outputLength: number, recoveryId: number) => number;
+  readonly signRecoverable: (withExtraData: number) => number;
+  readonly pointFromScalar: (outputLength: number) => number;
+  readonly privateKey: Uint8Array;
   readonly hash: Uint8Array;
   readonly signature: Uint8Array;
   readonly publicKey: Uint8Array;
@@ -81,6 +87,9 @@ function loadEngine(): Engine {
     new Uint8Array(exports.memory.buffer, global.value as number, length);
   return {
     recover: exports.recover,
+    signRecoverable: exports.signRecoverable,
+    pointFromScalar: exports.pointFromScalar,
+    privateKey: view(exports.PRIVATE_INPUT, 32),
     hash: view(exports.HASH_INPUT, 32),
     signature: view(exports.SIGNATURE_INPUT, 64),
     publicKey: view(exports.PUBLIC_KEY_INPUT, PUBLIC_KEY_LENGTH),
@@ -118,11 +127,56 @@ function addressHex(bytes: Uint8Array): string {
  */
 export function ecrecover(hash: Uint8Array, signature: Uint8Array, v: number): string | undefined {
   if ((v !== 27 && v !== 28) || !isScalar(signature, 0) || !isScalar(signature, 32)) return undefined;
-  // A grown memory detaches the views; the module allocates nothing to recover, but a stale view would fail silently.
-  if (engine === undefined || engine.hash.byteLength === 0) engine = loadEngine();
+  const engine = ready();
   engine.hash.set(hash);
   engine.signature.set(signature);
   // 0: r is not the x of a point, or the recovered key is the point at infinity.
   if (engine.recover(PUBLIC_KEY_LENGTH, v - 27) !== 1) return undefined;
   return addressHex(keccak_256(engine.publicKey.subarray(1)));
+}
+
+/** The engine, loaded on first use. A grown memory detaches the views (the module allocates nothing here, but a stale view would fail silently). */
+function ready(): Engine {
+  if (engine === undefined || engine.hash.byteLength === 0) engine = loadEngine();
+  return engine;
+}
+
+/** A valid secp256k1 private key (32 bytes, in [1, n − 1]). */
+function checkPrivateKey(privateKey: Uint8Array): void {
+  if (privateKey.length !== 32 || !isScalar(privateKey, 0)) throw new SdkError('secp256k1: a private key is 32 bytes in [1, n - 1]');
+}
+
+/**
+ * The Ethereum address of a private key, lowercase `0x`. For made-up keys
+ * (the sandbox's oracle network, tests): the key is copied into the
+ * module's memory and cleared after.
+ */
+export function addressOf(privateKey: Uint8Array): string {
+  checkPrivateKey(privateKey);
+  const engine = ready();
+  try {
+    engine.privateKey.set(privateKey);
+    engine.pointFromScalar(PUBLIC_KEY_LENGTH);
+    return addressHex(keccak_256(engine.publicKey.subarray(1)));
+  } finally {
+    engine.privateKey.fill(0);
+  }
+}
+
+/**
+ * An ECDSA signature of a 32-byte hash (RFC 6979, low s), as `ecrecover`
+ * takes it: r ‖ s (64 bytes) and the recovery id (v − 27). For made-up keys
+ * only: the sandbox signs its reports like an oracle network.
+ */
+export function signHash(hash: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recoveryId: number } {
+  checkPrivateKey(privateKey);
+  const engine = ready();
+  try {
+    engine.hash.set(hash);
+    engine.privateKey.set(privateKey);
+    const recoveryId = engine.signRecoverable(0);
+    return { signature: engine.signature.slice(0, 64), recoveryId };
+  } finally {
+    engine.privateKey.fill(0);
+  }
 }

@@ -6,37 +6,21 @@
  * any stream is available and memory stays flat.
  *
  * Each `fullReport` is a real encoding (the SDK's report encoder) that the
- * decoders accept; its report context and single signature are deterministic
- * hashes, plausible but made up: they do not verify onchain.
+ * decoders accept, signed by the sandbox's made-up oracle network (`don.ts`):
+ * it verifies against `sandbox.reportTrust`, not against any chain's verifier.
  */
 import type { components } from '../../../generated/types/streams.js';
 import { createHmacSigner } from '../../core/hmac/index.js';
-import { encodeReport } from '../../reports/encode.js';
 import type { CatalogStream } from './catalog.js';
+import { configDigestOf, signedFullReport, type ReportSigning } from './don.js';
 import { reportFields } from './report-values.js';
 
 export type Report = components['schemas']['Report'];
-
-/** secp256k1 group order halved: a canonical signature's `s` is at most this. */
-const HALF_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n / 2n;
-/** `v` of the one signature, in the first byte of `rawVs`. */
-const RAW_VS = `0x01${'0'.repeat(62)}`;
 
 // SHA-256 through the SDK's signer: native where the runtime has node:crypto, pure JS elsewhere (the key is unused).
 const hasher = createHmacSigner('sandbox report words');
 const hash = (label: string): string => hasher.sha256Hex(label);
 const word = (hex: string): string => `0x${hex.padStart(64, '0')}`;
-
-/** The DON config digest of a stream: a hash under the OCR3 digest prefix (0x0006). */
-const configDigests = new Map<string, string>();
-function configDigestOf(feedID: string): string {
-  let digest = configDigests.get(feedID);
-  if (digest === undefined) {
-    digest = `0x0006${hash(`sandbox config digest:${feedID}`).slice(4)}`;
-    configDigests.set(feedID, digest);
-  }
-  return digest;
-}
 
 /** The second of the stream's first report. */
 export function firstSecond(stream: CatalogStream): number {
@@ -53,23 +37,21 @@ export function hasReportAt(stream: CatalogStream, t: number, nowSeconds: number
   return t >= firstSecond(stream) && t <= lastSecond(stream, nowSeconds);
 }
 
-/** The report the stream publishes at second `t` (whether it exists yet is `hasReportAt`'s question). */
-export function reportAt(stream: CatalogStream, t: number): Report {
+/**
+ * The report the stream publishes at second `t` (whether it exists yet is
+ * `hasReportAt`'s question), signed by the DON, or as `signing` says (the
+ * report faults: a stranger's signature, too few signatures).
+ */
+export function reportAt(stream: CatalogStream, t: number, signing: ReportSigning = 'don'): Report {
   const fields = reportFields(stream, t);
-  const label = `${stream.record.feedID}:${t}`;
-  const s = BigInt(`0x${hash(`s:${label}`)}`) % HALF_N;
-  const fullReport = encodeReport(fields, {
-    // Epoch in the high bytes, round in the last one.
-    reportContext: [configDigestOf(stream.record.feedID), word(((BigInt(t) << 8n) | 1n).toString(16)), word(hash(`extra hash:${label}`))],
-    rawRs: [word(hash(`r:${label}`))],
-    rawSs: [word(s.toString(16))],
-    rawVs: RAW_VS,
-  });
+  const feedID = stream.record.feedID;
+  // Epoch in the high bytes, round in the last one.
+  const context = [configDigestOf(feedID), word(((BigInt(t) << 8n) | 1n).toString(16)), word(hash(`extra hash:${feedID}:${t}`))] as const;
   return {
-    feedID: stream.record.feedID,
+    feedID,
     validFromTimestamp: fields.validFromTimestamp as number,
     observationsTimestamp: t,
-    fullReport,
+    fullReport: signedFullReport(`${feedID}:${t}`, fields, context, signing),
   };
 }
 
