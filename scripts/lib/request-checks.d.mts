@@ -1,5 +1,11 @@
-/** The module text (TypeScript, Ajv standalone code) of one API's request checks, from its bundle. */
+/**
+ * The module text (TypeScript, Ajv standalone code) of one API's request checks, from its bundle.
+ * It imports `./runtime.js`, the text of `requestChecksRuntime()`, which must be written beside it.
+ */
 export declare function requestChecksModule(api: string, document: Record<string, unknown>): string;
+
+/** The module text of `runtime.ts`: Ajv's run-time helpers and ajv-formats' formats, bundled from `root`'s node_modules. */
+export declare function requestChecksRuntime(root: string): string;
 
 export interface CheckedOperation {
   operationId: string;
@@ -7,9 +13,10 @@ export interface CheckedOperation {
   path: string;
   parameters: Record<string, unknown>[];
   bodyPointer: string | undefined;
+  bodySchema: Record<string, unknown> | undefined;
   bodyRequired: boolean;
   refusals: number[];
 }
 
-/** The operations of a bundle with their parameters, body schema pointer and documented 4xx statuses. */
+/** The operations of a bundle with their parameters, body schema (and its pointer) and documented 4xx statuses. */
 export declare function operationsOf(document: Record<string, unknown>): CheckedOperation[];

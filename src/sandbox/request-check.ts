@@ -86,6 +86,9 @@ export interface CheckedParameters {
   readonly header: Readonly<Record<string, unknown>>;
 }
 
+/** A request's checked query parameters, by name (`CheckedParameters.query`). */
+export type QueryValues = CheckedParameters['query'];
+
 /** What `applyRequestCheck` finds: the request's problem, or its checked parameters. */
 export type RequestCheckResult = { readonly problem: RequestProblem; readonly parameters?: undefined } | { readonly problem?: undefined; readonly parameters: CheckedParameters };
 

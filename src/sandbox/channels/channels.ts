@@ -9,7 +9,7 @@
 import type { OperationHandler } from '../types.js';
 import { requireChannel } from './lookup.js';
 import { seconds, type Channel, type CreateChannel, type PatchChannel, type WatcherStatus } from './model.js';
-import { LIMITS, list, nameFilter, pageItems, pageOf } from './query-params.js';
+import { list, nameFilter, pageItems, pageOf } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
 import { storeChannel, type ChannelsWorld, type StoredChannel } from './state.js';
 
@@ -42,10 +42,10 @@ export function createChannelHandlers(world: ChannelsWorld): Handlers {
     },
 
     listChannels(request) {
-      const { query } = request;
-      const page = pageOf(query, LIMITS.channels);
+      const query = request.queryParams;
+      const page = pageOf(query);
       const named = nameFilter(query);
-      const statuses = list(query, 'status', ['active', 'archived'] as const) ?? ['active'];
+      const statuses = list<'active' | 'archived'>(query, 'status') ?? ['active'];
       const channels = [...state.channels.values()]
         .map((stored) => stored.channel)
         .filter((channel) => statuses.includes(channel.status) && (named === undefined || named(channel.name)));

@@ -18,7 +18,7 @@ import type { OperationHandler, SandboxRequest } from '../types.js';
 import type { StoredEvent } from './event-log.js';
 import { requireChannel } from './lookup.js';
 import { EVENT_TYPES, type EventType } from './model.js';
-import { environmentFilter, integer, LIMITS, list, pageOf, single, uuidParam, type LimitSpec } from './query-params.js';
+import { environmentFilter, integer, list, single, uuidParam, type QueryValues } from './query-params.js';
 import { badRequest, notFound } from './refusals.js';
 import type { ChannelsWorld } from './state.js';
 
@@ -49,13 +49,13 @@ export function createEventReadHandlers(world: ChannelsWorld): Handlers {
   return {
     listChannelEvents(request) {
       const events = eventsOf(request);
-      return { status: 200, body: pageOfEvents(events, request.query, LIMITS.eventPoll) };
+      return { status: 200, body: pageOfEvents(events, request.queryParams) };
     },
 
     searchChannelEvents(request) {
       const events = eventsOf(request);
-      const matches = searchFilter(request.query);
-      return { status: 200, body: pageOfEvents(events.filter(matches), request.query, LIMITS.eventSearch) };
+      const matches = searchFilter(request.queryParams);
+      return { status: 200, body: pageOfEvents(events.filter(matches), request.queryParams) };
     },
 
     getChannelEvent(request) {
@@ -67,9 +67,10 @@ export function createEventReadHandlers(world: ChannelsWorld): Handlers {
   };
 }
 
-function pageOfEvents(events: readonly StoredEvent[], query: URLSearchParams, limits: LimitSpec) {
-  const { limit } = pageOf(query, limits);
-  const offset = query.has('offset') ? integer(query, 'offset')! : undefined;
+function pageOfEvents(events: readonly StoredEvent[], query: QueryValues) {
+  const limit = query.limit as number;
+  // No default: without an offset the latest events are answered.
+  const offset = integer(query, 'offset');
   if (offset === undefined) {
     const latest = events.slice(Math.max(0, events.length - limit)).reverse();
     return { events: latest.map((stored) => stored.event), has_more: events.length > limit };
@@ -95,8 +96,8 @@ function payloadOf(stored: StoredEvent): Record<string, unknown> {
 }
 
 /** The search's filters as one test; throws `400` for a malformed value or a filter used with a kind it does not apply to. */
-function searchFilter(query: URLSearchParams): Test {
-  const types = list(query, 'type', EVENT_TYPES);
+function searchFilter(query: QueryValues): Test {
+  const types = list<(typeof EVENT_TYPES)[number]>(query, 'type');
   const tests: Test[] = [];
   if (types !== undefined) tests.push((stored) => types.includes(stored.type));
 

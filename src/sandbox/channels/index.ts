@@ -44,7 +44,6 @@ export { SANDBOX_NETWORKS, type SandboxNetwork } from './networks.js';
 export { DEFAULT_CHANNELS_TIMINGS, type ChannelsTimings } from './timings.js';
 export { FAILING_ADDRESS, SILENT_ADDRESS, FAIL_DEPLOY_PREFIX, FAIL_CHAIN_PREFIX, FAIL_ARCHIVE_PREFIX } from './triggers.js';
 export { WELL_FORMED_API_KEY } from './auth.js';
-export { LIMITS as CHANNELS_LIST_LIMITS } from './query-params.js';
 
 export interface ChannelsBehaviourOptions {
   /** Durations of the asynchronous steps, in sandbox ms. */

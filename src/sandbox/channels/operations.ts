@@ -34,7 +34,7 @@ import {
   type Transaction,
 } from './model.js';
 import { createOperationLifecycle, deadlineElapsed } from './operation-lifecycle.js';
-import { chainSelectorParam, environmentFilter, LIMITS, list, oneOf, pageItems, pageOf, single, uuidParam } from './query-params.js';
+import { chainSelectorParam, environmentFilter, list, pageItems, pageOf, single, uuidParam } from './query-params.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import type { ChannelsWorld, StoredOperation } from './state.js';
 import { callOutcome } from './triggers.js';
@@ -124,16 +124,16 @@ export function createOperationHandlers(world: ChannelsWorld): Handlers {
 
     listOperations(request) {
       const channel = requireChannel(world, request);
-      const { query } = request;
-      const page = pageOf(query, LIMITS.operations);
-      const statuses = list(query, 'status', OPERATION_STATUSES);
+      const query = request.queryParams;
+      const page = pageOf(query);
+      const statuses = list<(typeof OPERATION_STATUSES)[number]>(query, 'status');
       const chain = chainSelectorParam(query);
       const environment = environmentFilter(query);
       const address = single(query, 'address')?.toLowerCase();
       const walletId = uuidParam(query, 'wallet_id');
       const actors = (['initiator', 'signer', 'canceller'] as const).map((role) => ({
         role,
-        type: oneOf(query, `${role}_subject_type`, SUBJECT_TYPES),
+        type: single<(typeof SUBJECT_TYPES)[number]>(query, `${role}_subject_type`),
         id: single(query, `${role}_subject_id`),
       }));
       const operations = channel.operationIds

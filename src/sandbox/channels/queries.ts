@@ -13,7 +13,7 @@ import { requireChannel, requireQuery } from './lookup.js';
 import { QUERY_KINDS, QUERY_STATUSES, seconds, type CreateQuery, type Query } from './model.js';
 import { findNetwork } from './networks.js';
 import { scheduleQuery } from './query-lifecycle.js';
-import { chainSelectorParam, environmentFilter, LIMITS, list, pageItems, pageOf } from './query-params.js';
+import { chainSelectorParam, environmentFilter, list, pageItems, pageOf } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
 import type { ChannelsWorld, StoredQuery } from './state.js';
 import { callOutcome } from './triggers.js';
@@ -71,10 +71,10 @@ export function createQueryHandlers(world: ChannelsWorld): Handlers {
 
     listQueries(request) {
       const channel = requireChannel(world, request);
-      const { query } = request;
-      const page = pageOf(query, LIMITS.queries);
-      const statuses = list(query, 'status', QUERY_STATUSES);
-      const kinds = list(query, 'query_kind', QUERY_KINDS);
+      const query = request.queryParams;
+      const page = pageOf(query);
+      const statuses = list<(typeof QUERY_STATUSES)[number]>(query, 'status');
+      const kinds = list<(typeof QUERY_KINDS)[number]>(query, 'query_kind');
       const chain = chainSelectorParam(query);
       const environment = environmentFilter(query);
       const queries = channel.queryIds

@@ -16,12 +16,11 @@ import {
   addressParam,
   chainSelectorParam,
   environmentFilter,
-  LIMITS,
   list,
   nameFilter,
-  oneOf,
   pageItems,
   pageOf,
+  single,
 } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
 import type { ChannelsWorld, StoredWallet } from './state.js';
@@ -90,14 +89,14 @@ export function createWalletHandlers(world: ChannelsWorld): Handlers {
     },
 
     listWallets(request) {
-      const { query } = request;
-      const page = pageOf(query, LIMITS.wallets);
+      const query = request.queryParams;
+      const page = pageOf(query);
       const named = nameFilter(query);
       const chain = chainSelectorParam(query);
       const owner = addressParam(query, 'owner');
       const address = addressParam(query, 'address');
-      const type = oneOf(query, 'type', WALLET_TYPES);
-      const statuses = list(query, 'status', WALLET_STATUSES);
+      const type = single<(typeof WALLET_TYPES)[number]>(query, 'type');
+      const statuses = list<(typeof WALLET_STATUSES)[number]>(query, 'status');
       const environment = environmentFilter(query);
       const wallets = [...state.wallets.values()]
         .map((stored) => stored.wallet)

@@ -15,7 +15,7 @@ import { hashOf } from './hex.js';
 import { requireChannel, requireWatcher } from './lookup.js';
 import { seconds, WATCHER_STATUSES, type CreateWatcher, type UpdateWatcher, type Watcher, type WatcherStatus } from './model.js';
 import { findNetwork } from './networks.js';
-import { chainSelectorParam, environmentFilter, LIMITS, list, nameFilter, pageItems, pageOf, single } from './query-params.js';
+import { chainSelectorParam, environmentFilter, list, nameFilter, pageItems, pageOf, single } from './query-params.js';
 import { badRequest, conflict } from './refusals.js';
 import type { ChannelsWorld, StoredChannel } from './state.js';
 import { asksArchiveFailure, asksDeployFailure } from './triggers.js';
@@ -102,10 +102,10 @@ export function createWatcherHandlers(world: ChannelsWorld): Handlers {
 
     listWatchers(request) {
       const channel = requireChannel(world, request);
-      const { query } = request;
-      const page = pageOf(query, LIMITS.watchers);
+      const query = request.queryParams;
+      const page = pageOf(query);
       const named = nameFilter(query);
-      const statuses = list(query, 'status', WATCHER_STATUSES);
+      const statuses = list<(typeof WATCHER_STATUSES)[number]>(query, 'status');
       const chain = chainSelectorParam(query);
       const environment = environmentFilter(query);
       const address = single(query, 'address')?.toLowerCase();

@@ -11,7 +11,7 @@ import type { OperationHandler } from '../types.js';
 import { keccakHex } from './hex.js';
 import { indexCredential } from './indexer.js';
 import type { Credential, CredentialType, Identity, Registry } from './model.js';
-import { queryUuid } from './query.js';
+import { queryText, queryUuid } from './query.js';
 import { badRequest, conflict } from './refusals.js';
 import { bodyOf, type CoordinatorBody, type CoordinatorSchema } from './request-body.js';
 import { checkRegistryFilter, writableRegistry } from './registries.js';
@@ -165,12 +165,12 @@ export const credentials: ResourceKind<Credential> = {
     const typeId = queryUuid(query, 'credential_type_id')?.toLowerCase();
     const identityId = queryUuid(query, 'identity_id')?.toLowerCase();
     const registryId = queryUuid(query, 'registry_id')?.toLowerCase();
-    const entityId = query.get('entity_id');
+    const entityId = queryText(query, 'entity_id');
     const identity = world.state.identities.get(credential.identity_id);
     return (
       (typeId === undefined || credential.credential_type_id === typeId) &&
       (identityId === undefined || credential.identity_id === identityId) &&
-      (entityId === null || identity?.entity_id === entityId) &&
+      (entityId === undefined || identity?.entity_id === entityId) &&
       (registryId === undefined || world.state.credentialTypes.get(credential.credential_type_id)?.registry_id === registryId)
     );
   },

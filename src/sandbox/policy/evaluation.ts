@@ -86,8 +86,7 @@ export function evaluationHandlers(world: PolicyWorld): Record<'requestEvaluatio
       return { status: 200, body: { permit_id: permitId, status: evaluation.status } };
     },
     getEvaluationByPermitId: (request) => {
-      const permitId = request.pathParams.permitId ?? '';
-      if (!/^0x[0-9a-fA-F]{64}$/.test(permitId)) throw badRequest(`permitId must be a 0x-prefixed bytes32, got ${JSON.stringify(permitId)}`);
+      const permitId = request.pathParams.permitId!;
       const evaluation = world.state.evaluations.get(permitId.toLowerCase());
       if (evaluation === undefined) throw notFound(`no evaluation with permit ID ${permitId} in this organisation`);
       return { status: 200, body: detail(evaluation) };

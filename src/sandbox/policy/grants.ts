@@ -20,7 +20,7 @@ interface GrantScope {
 function grantHandlers(scope: GrantScope, world: PolicyWorld): { list: OperationHandler; create: OperationHandler; revoke: OperationHandler } {
   return {
     list: (request) => {
-      const page = coordinatorPage(scope.grantsOf(request, world), request.query);
+      const page = coordinatorPage(scope.grantsOf(request, world), request.queryParams);
       return { status: 200, body: { access_grants: page.items, total: page.total, total_pages: page.total_pages, page: page.page } };
     },
     create: (request) => {

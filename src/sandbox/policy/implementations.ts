@@ -8,6 +8,7 @@
 import { checkChains } from './chains-check.js';
 import { isOffchainImplementation, type AnyPolicyImplementation, type PolicyImplementation } from './model.js';
 import { kindListed, policyIsArchived } from './policy-common.js';
+import { queryText } from './query.js';
 import { conflict } from './refusals.js';
 import { bodyOf } from './request-body.js';
 import { isArchived, type ResourceKind } from './resources.js';
@@ -35,8 +36,8 @@ export const policyImplementations: ResourceKind<AnyPolicyImplementation> = {
   items: (state) => state.implementations,
   onchainFields: ['onchain_policy_implementations'],
   matches(implementation, query) {
-    const name = query.get('name');
-    return kindListed(isOffchainImplementation(implementation), query) && (name === null || implementation.name === name);
+    const name = queryText(query, 'name');
+    return kindListed(isOffchainImplementation(implementation), query) && (name === undefined || implementation.name === name);
   },
   create(raw, world) {
     const body = bodyOf('createPolicyImplementation', raw);

@@ -1,8 +1,9 @@
 /**
- * The two ways the policy APIs page. The coordinator: `page` (from 1) and
- * `page_size` (1 to 100, default 10), answered `{total, total_pages, page}`
- * beside the items. Reporting: `page_size` (1 to 100, default 20) and an
- * opaque `page_token`, answered `next_page_token` (`null` on the last page).
+ * The two ways the policy APIs page. The coordinator: `page` and
+ * `page_size`, answered `{total, total_pages, page}` beside the items.
+ * Reporting: `page_size` and an opaque `page_token`, answered
+ * `next_page_token` (`null` on the last page). Their bounds and defaults are
+ * the spec's, applied by the generated request check.
  *
  * Reporting tokens are keyset cursors: the sort key of the last item sent,
  * plus a fingerprint of the query's filters. A list that grows between two
@@ -10,22 +11,10 @@
  * skips an item, and a token sent with other filters than the ones that made
  * it is refused with `400`, as the spec tells clients not to do that.
  */
+import type { SandboxRequest } from '../types.js';
 import { keccakHex } from './hex.js';
+import type { QueryValues } from './query.js';
 import { badRequest } from './refusals.js';
-
-function integerParameter(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
-  const raw = query.get(name);
-  if (raw === null) return fallback;
-  const value = /^[0-9]{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= min && value <= max)) {
-    throw badRequest(`${name} must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}, got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
-
-export const COORDINATOR_DEFAULT_PAGE_SIZE = 10;
-export const REPORTING_DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 export interface CoordinatorPage<T> {
   items: T[];
@@ -34,10 +23,13 @@ export interface CoordinatorPage<T> {
   page: number;
 }
 
-/** One page of a coordinator list; a page past the end is empty, with the true counters. */
-export function coordinatorPage<T>(items: readonly T[], query: URLSearchParams): CoordinatorPage<T> {
-  const page = integerParameter(query, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
-  const pageSize = integerParameter(query, 'page_size', COORDINATOR_DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
+/**
+ * One page of a coordinator list; a page past the end is empty, with the true
+ * counters. `page` and `page_size` come checked, with their declared defaults.
+ */
+export function coordinatorPage<T>(items: readonly T[], query: QueryValues): CoordinatorPage<T> {
+  const page = query.page as number;
+  const pageSize = query.page_size as number;
   const start = (page - 1) * pageSize;
   return { items: items.slice(start, start + pageSize), total: items.length, total_pages: Math.ceil(items.length / pageSize), page };
 }
@@ -95,10 +87,11 @@ export interface TokenPage<T> {
  * One page of a reporting list. `items` must be sorted by `keyOf` ascending
  * (descending orders negate their numbers in the key); keys must be unique.
  */
-export function reportingPage<T>(scope: string, items: readonly T[], keyOf: (item: T) => SortKey, query: URLSearchParams): TokenPage<T> {
-  const pageSize = integerParameter(query, 'page_size', REPORTING_DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE);
-  const filters = fingerprint(scope, query);
-  const token = query.get('page_token');
+export function reportingPage<T>(scope: string, items: readonly T[], keyOf: (item: T) => SortKey, request: SandboxRequest): TokenPage<T> {
+  const pageSize = request.queryParams.page_size as number;
+  // The token's filters are the request's as sent, so a default the spec adds later changes no token.
+  const filters = fingerprint(scope, request.query);
+  const token = request.query.get('page_token');
   let start = 0;
   if (token !== null) {
     const content = token === '' ? undefined : decodeToken(token);

@@ -11,7 +11,7 @@ import { checkChains } from './chains-check.js';
 import { configsByChain, groupConfigs, type ConfigGroup } from './config-groups.js';
 import { applyJsonPatch } from './json-patch.js';
 import type { CoordinatorWallet, DataValidator, Network } from './model.js';
-import { queryAddress, queryBool, queryChainSelector, queryEnum, queryUuid } from './query.js';
+import { queryAddress, queryBool, queryChainSelector, queryEnum, queryText, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { findItem, isArchived, type ResourceKind } from './resources.js';
@@ -57,11 +57,11 @@ export const dataValidators: ResourceKind<DataValidator> = {
   items: (state) => state.dataValidators,
   onchainFields: ['onchain_data_validators'],
   matches(validator, query) {
-    const status = queryEnum(query, 'status', ['creation_pending', 'creation_failed', 'created', 'update_pending', 'update_failed'] as const);
+    const status = queryEnum(query, 'status');
     const implementationId = queryUuid(query, 'data_validator_implementation_id')?.toLowerCase();
     const chain = queryChainSelector(query, 'chain_selector');
     const address = queryAddress(query, 'address')?.toLowerCase();
-    const name = query.get('name')?.toLowerCase();
+    const name = queryText(query, 'name')?.toLowerCase();
     const deployments = (validator.onchain_data_validators ?? []).filter(
       (deployment) =>
         (status === undefined || deployment.status === status) &&
@@ -176,11 +176,11 @@ export const networks: ResourceKind<Network> = {
   listKey: 'networks',
   items: (state) => state.networks,
   matches(network, query, world) {
-    const chainId = query.get('chain_id');
-    const family = query.get('chain_family');
-    const showUnavailable = queryBool(query, 'show_unavailable', false);
+    const chainId = queryText(query, 'chain_id');
+    const family = queryText(query, 'chain_family');
+    const showUnavailable = queryBool(query, 'show_unavailable');
     const usable = network.is_testnet !== false || world.state.organization.mainnet_allowed;
-    return (usable || showUnavailable) && (chainId === null || network.chain_id === chainId) && (family === null || network.chain_family === family);
+    return (usable || showUnavailable) && (chainId === undefined || network.chain_id === chainId) && (family === undefined || network.chain_family === family);
   },
 };
 

@@ -16,7 +16,7 @@ import { applyJsonPatch } from './json-patch.js';
 import { isOffchainImplementation, isOffchainPolicy, type AnyPolicy, type Policy, type PolicyImplementation } from './model.js';
 import { createOffchainPolicy, undeployOffchainPolicy } from './offchain-policies.js';
 import { checkEngine, kindListed, policyIsArchived } from './policy-common.js';
-import { queryAddress, queryBool, queryEnum, queryUuid } from './query.js';
+import { queryAddress, queryBool, queryEnum, queryText, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf, type CoordinatorSchema } from './request-body.js';
 import { findItem, isArchived, type ResourceKind } from './resources.js';
@@ -35,14 +35,14 @@ export const policies: ResourceKind<AnyPolicy> = {
   matches(policy, query, world) {
     const onchainFilters = {
       targetId: queryUuid(query, 'target_id'),
-      status: queryEnum(query, 'status', ['creation_pending', 'creation_failed', 'created', 'update_pending', 'update_failed'] as const),
-      activeOnly: queryBool(query, 'only_with_active_protections', false),
+      status: queryEnum(query, 'status'),
+      activeOnly: queryBool(query, 'only_with_active_protections'),
       targetAddress: queryAddress(query, 'target_address')?.toLowerCase(),
       engineId: queryUuid(query, 'policy_engine_id'),
       implementationId: queryUuid(query, 'policy_implementation_id'),
     };
-    const name = query.get('name');
-    if (!kindListed(isOffchainPolicy(policy), query) || (name !== null && policy.name !== name)) return false;
+    const name = queryText(query, 'name');
+    if (!kindListed(isOffchainPolicy(policy), query) || (name !== undefined && policy.name !== name)) return false;
     const anyOnchainFilter = Object.values(onchainFilters).some((value) => value !== undefined && value !== false);
     if (isOffchainPolicy(policy)) return !anyOnchainFilter;
     const protections = protectionsOf(world, policy.id);

@@ -1,15 +1,13 @@
 /** What the policy modules ask of the state: which policies are live, which engine a policy may use. */
 import { isOffchainPolicy, type AnyPolicy, type OffchainPolicy } from './model.js';
-import { queryEnum } from './query.js';
+import { queryEnum, type QueryValues } from './query.js';
 import { badRequest, notFound } from './refusals.js';
 import { isArchived } from './resources.js';
 import type { PolicyWorld } from './state.js';
 
-export const POLICY_KINDS = ['onchain', 'offchain', 'all'] as const;
-
-/** Whether an item of `kind` is listed for `policy_kind` (left out, the service lists onchain items only). */
-export function kindListed(offchain: boolean, query: URLSearchParams): boolean {
-  const wanted = queryEnum(query, 'policy_kind', POLICY_KINDS, 'onchain');
+/** Whether an item of `kind` is listed for `policy_kind` (its declared default: onchain items only). */
+export function kindListed(offchain: boolean, query: QueryValues): boolean {
+  const wanted = queryEnum<'onchain' | 'offchain' | 'all'>(query, 'policy_kind');
   return wanted === 'all' || (wanted === 'offchain') === offchain;
 }
 

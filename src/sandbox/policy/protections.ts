@@ -31,7 +31,7 @@ export const targetProtections: ResourceKind<TargetProtection> = {
   matches(protection, query) {
     const signature = queryFunctionSignature(query, 'function_signature');
     const policyId = queryUuid(query, 'policy_instance_id');
-    const status = queryEnum(query, 'status', ['creation_pending', 'creation_failed', 'created', 'removal_pending', 'removal_failed', 'removed'] as const);
+    const status = queryEnum(query, 'status');
     return (
       (signature === undefined || protection.function_signature === signature) &&
       (policyId === undefined || protection.policy_instance_id === policyId) &&
@@ -209,7 +209,7 @@ export function offchainProtectionHandlers(world: PolicyWorld): Record<'listPoli
     listPolicyProtections: (request) => {
       const policy = findOffchainPolicy(world, request.pathParams.policy_id ?? '');
       const all = offchainProtectionsOf(world, policy.id);
-      const page = coordinatorPage(all, request.query);
+      const page = coordinatorPage(all, request.queryParams);
       return { status: 200, body: { protections: page.items, total: page.total, total_pages: page.total_pages, page: page.page } };
     },
     getPolicyProtection: (request) => ({

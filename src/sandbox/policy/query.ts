@@ -1,37 +1,39 @@
 /**
- * Query parameters of the policy APIs, read as their specs type them. The
- * request check generated from the spec (`request-check.ts`) has already
- * refused any that is missing or malformed (a `400` naming it), so these
- * only read.
+ * Query parameters of the policy APIs, as the request check generated from
+ * the spec (`request-check.ts`) hands them over (`SandboxRequest.queryParams`):
+ * it has refused any that is missing or malformed (a `400` naming it),
+ * coerced each to its declared type and given absent ones their declared
+ * default. So these only read, and restate no bound, enum or default.
  */
 
-export function queryBool(query: URLSearchParams, name: string, fallback: boolean): boolean {
-  const raw = query.get(name);
-  return raw === null ? fallback : raw === 'true';
+import type { QueryValues } from '../request-check.js';
+
+export type { QueryValues };
+
+/** A boolean parameter: its value, or its declared default (`false` when the spec declares none). */
+export function queryBool(query: QueryValues, name: string): boolean {
+  return query[name] === true;
 }
 
-function text(query: URLSearchParams, name: string): string | undefined {
-  return query.get(name) ?? undefined;
+/** A text parameter (an ID, an address, a name); `undefined` when absent. */
+export function queryText(query: QueryValues, name: string): string | undefined {
+  return query[name] as string | undefined;
 }
 
-export const queryUuid = text;
-export const queryChainSelector = text;
-export const queryAddress = text;
-export const queryBytes32 = text;
-export const queryFunctionSignature = text;
-export const querySelector = text;
+export const queryUuid = queryText;
+export const queryChainSelector = queryText;
+export const queryAddress = queryText;
+export const queryBytes32 = queryText;
+export const queryFunctionSignature = queryText;
+export const querySelector = queryText;
 
-/** A parameter of the spec's enum `_values` (which types it); `fallback` when absent. */
-export function queryEnum<const T extends string>(query: URLSearchParams, name: string, values: readonly T[], fallback: T): T;
-export function queryEnum<const T extends string>(query: URLSearchParams, name: string, values: readonly T[]): T | undefined;
-export function queryEnum<const T extends string>(query: URLSearchParams, name: string, _values: readonly T[], fallback?: T): T | undefined {
-  return (query.get(name) as T | null) ?? fallback;
+/** A parameter of an enum of the spec (`T` types it); its declared default, else `undefined`, when absent. */
+export function queryEnum<T extends string = string>(query: QueryValues, name: string): T | undefined {
+  return query[name] as T | undefined;
 }
 
-/** An RFC 3339 date-time (`as_of`, `from`, `to`), as Unix ms. */
-export function queryTime(query: URLSearchParams, name: string, required: true): number;
-export function queryTime(query: URLSearchParams, name: string, required?: false): number | undefined;
-export function queryTime(query: URLSearchParams, name: string, _required = false): number | undefined {
-  const raw = query.get(name);
-  return raw === null ? undefined : Date.parse(raw);
+/** An RFC 3339 date-time (`as_of`, `from`, `to`), as Unix ms; `undefined` when absent. */
+export function queryTime(query: QueryValues, name: string): number | undefined {
+  const raw = queryText(query, name);
+  return raw === undefined ? undefined : Date.parse(raw);
 }

@@ -11,7 +11,7 @@ import { credentialRegistryAddress, identityRegistryAddress } from './addresses.
 import { checkChains } from './chains-check.js';
 import { indexRegistryContract } from './indexer.js';
 import type { CredentialRegistry, IdentityRegistry, Registry } from './model.js';
-import { queryBool, queryEnum, queryUuid } from './query.js';
+import { queryBool, queryEnum, queryUuid, type QueryValues } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { isArchived, type ResourceKind } from './resources.js';
@@ -61,26 +61,19 @@ function applyRegistryContracts(world: PolicyWorld, registry: Registry, body: Re
   registry.chain_selectors = [...new Set([...(registry.identity_registries ?? []), ...(registry.credential_registries ?? [])].map((contract) => contract.chain_selector))];
 }
 
-const REGISTRY_TYPES = ['pair', 'identity', 'credential'] as const;
-
 export const registries: ResourceKind<Registry> = {
   noun: 'registry',
   idParam: 'registry_id',
   listKey: 'registries',
   items: (state) => state.registries,
   onchainFields: ['identity_registries', 'credential_registries'],
-  matches(_registry, query) {
-    queryEnum(query, 'type', REGISTRY_TYPES, 'pair');
-    queryBool(query, 'include_granted', false);
-    return true;
-  },
   view(registry, query) {
-    const type = queryEnum(query, 'type', REGISTRY_TYPES, 'pair');
+    const type = queryEnum<'pair' | 'identity' | 'credential'>(query, 'type');
     const shown: Registry = { ...registry };
     if (type === 'credential') delete shown.identity_registries;
     if (type === 'identity') delete shown.credential_registries;
     // The sandbox organisation is granted nothing by others: with include_granted every registry is its own.
-    if (query.get('include_granted') === 'true') shown.access_type = 'owned';
+    if (queryBool(query, 'include_granted')) shown.access_type = 'owned';
     return shown;
   },
   create(raw, world) {
@@ -129,7 +122,7 @@ export function writableRegistry(world: PolicyWorld, registryId: string, field: 
 }
 
 /** A `registry_id` filter the organisation may not see is refused (`403` where the spec says so). */
-export function checkRegistryFilter(query: URLSearchParams, world: PolicyWorld): void {
+export function checkRegistryFilter(query: QueryValues, world: PolicyWorld): void {
   const id = queryUuid(query, 'registry_id');
   if (id !== undefined && !world.state.registries.has(id.toLowerCase())) throw notFound(`no registry ${id} visible to this organisation`);
 }

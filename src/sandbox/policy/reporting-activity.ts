@@ -6,19 +6,17 @@
 import type { OperationHandler } from '../types.js';
 import type { ReportingTransaction } from './model.js';
 import { chainKey, reportingPage, type SortKey } from './paging.js';
-import { queryAddress, queryBool, queryBytes32, queryChainSelector, queryEnum, querySelector, queryTime } from './query.js';
+import { queryAddress, queryBool, queryBytes32, queryChainSelector, queryEnum, querySelector, queryTime, type QueryValues } from './query.js';
 import { badRequest, notFound } from './refusals.js';
-import { byKey, checkOrgId, lower, same } from './reporting-common.js';
+import { byKey, lower, same } from './reporting-common.js';
 import type { PolicyWorld } from './state.js';
 
-const SORTS = ['chain_selector,-block_number', 'chain_selector,block_number'] as const;
-
 /** Reads `from`, `to` and `sort`, shared by the lists ordered by block. */
-function timeRange(query: URLSearchParams) {
+function timeRange(query: QueryValues) {
   const from = queryTime(query, 'from');
   const to = queryTime(query, 'to');
   if (from !== undefined && to !== undefined && from > to) throw badRequest('from must not be after to');
-  const newestFirst = queryEnum(query, 'sort', SORTS, 'chain_selector,-block_number') === SORTS[0];
+  const newestFirst = queryEnum(query, 'sort') === 'chain_selector,-block_number';
   const within = (timestamp: string) => {
     const time = Date.parse(timestamp);
     return (from === undefined || time >= from) && (to === undefined || time <= to);
@@ -44,7 +42,7 @@ export function activityHandlers(world: PolicyWorld) {
   const { index } = world.state;
   const txKeyFields = (transaction: ReportingTransaction) => ({ ...transaction, log_index: transaction.policy_runs[0]?.on_chain.log_index ?? 0 });
   const listTransactions: OperationHandler = (request) => {
-    const { query } = request;
+    const query = request.queryParams;
     const chain = queryChainSelector(query, 'chain_selector');
     const fromAddress = queryAddress(query, 'from_address');
     const toAddress = queryAddress(query, 'to_address');
@@ -52,8 +50,7 @@ export function activityHandlers(world: PolicyWorld) {
     const selector = querySelector(query, 'function_selector');
     const policy = queryAddress(query, 'policy_address');
     const engine = queryAddress(query, 'policy_engine_address');
-    const details = queryBool(query, 'include_policy_details', false);
-    checkOrgId(query);
+    const details = queryBool(query, 'include_policy_details');
     const { within, keyOf } = timeRange(query);
     const runs = (transaction: ReportingTransaction) => transaction.policy_runs.map((run) => run.on_chain);
     const items = index.transactions
@@ -72,25 +69,22 @@ export function activityHandlers(world: PolicyWorld) {
           ),
       )
       .sort(byKey((transaction) => keyOf(txKeyFields(transaction))));
-    const page = reportingPage('transactions', items, (transaction) => keyOf(txKeyFields(transaction)), query);
+    const page = reportingPage('transactions', items, (transaction) => keyOf(txKeyFields(transaction)), request);
     return { status: 200, body: { transactions: details ? page.items : page.items.map(withoutPolicyDetails), next_page_token: page.next_page_token } };
   };
   const getTransaction: OperationHandler = (request) => {
-    const details = queryBool(request.query, 'include_policy_details', false);
-    const chain = request.pathParams.chain_selector ?? '';
-    const hash = request.pathParams.tx_hash ?? '';
-    if (!/^[0-9]{1,20}$/.test(chain)) throw badRequest(`chain_selector must be a decimal chain selector, got ${JSON.stringify(chain)}`);
-    if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) throw badRequest(`tx_hash must be a 0x-prefixed 32-byte hash, got ${JSON.stringify(hash)}`);
+    const details = queryBool(request.queryParams, 'include_policy_details');
+    const chain = request.pathParams.chain_selector!;
+    const hash = request.pathParams.tx_hash!;
     const transaction = index.transactions.find((candidate) => candidate.chain_selector === chain && same(candidate.tx_hash, hash));
     if (transaction === undefined) throw notFound(`no policy-checked transaction ${hash} on chain ${chain}`);
     return { status: 200, body: details ? transaction : withoutPolicyDetails(transaction) };
   };
   const listPermits: OperationHandler = (request) => {
-    const { query } = request;
+    const query = request.queryParams;
     const chain = queryChainSelector(query, 'chain_selector');
     const policy = queryAddress(query, 'policy_address');
     const permitId = queryBytes32(query, 'permit_id');
-    checkOrgId(query);
     const { within, keyOf } = timeRange(query);
     if (policy !== undefined) {
       const onChain = (key: string) => chain === undefined || key.startsWith(`${chain}:`);
@@ -108,16 +102,15 @@ export function activityHandlers(world: PolicyWorld) {
           within(permit.block_timestamp),
       )
       .sort(byKey(keyOf));
-    const page = reportingPage('permits', items, keyOf, query);
+    const page = reportingPage('permits', items, keyOf, request);
     return { status: 200, body: { permits: page.items, next_page_token: page.next_page_token } };
   };
   const listRegistryUsageEvents: OperationHandler = (request) => {
-    const { query } = request;
-    const type = queryEnum(query, 'registry_type', ['credential', 'identity'] as const);
+    const query = request.queryParams;
+    const type = queryEnum<'credential' | 'identity'>(query, 'registry_type');
     const chain = queryChainSelector(query, 'chain_selector');
     const registry = queryAddress(query, 'registry_address');
     const ccid = queryBytes32(query, 'ccid');
-    checkOrgId(query);
     if (type === undefined || chain === undefined || registry === undefined) throw badRequest('registry_type, chain_selector and registry_address are required');
     const { within, keyOf } = timeRange(query);
     if (index.registryContracts.get(`${chain}:${lower(registry)}`)?.type !== type) {
@@ -129,7 +122,7 @@ export function activityHandlers(world: PolicyWorld) {
           event.registry_type === type && event.chain_selector === chain && same(event.registry_address, registry) && same(event.ccid, ccid) && within(event.block_timestamp),
       )
       .sort(byKey(keyOf));
-    const page = reportingPage('registry-usage', items, keyOf, query);
+    const page = reportingPage('registry-usage', items, keyOf, request);
     return { status: 200, body: { events: page.items, next_page_token: page.next_page_token } };
   };
   return { listTransactions, getTransaction, listPermits, listRegistryUsageEvents };

@@ -9,8 +9,8 @@ import { jsonToHex } from './hex.js';
 import type { ReportingIdentity } from './model.js';
 import { reportingPage } from './paging.js';
 import { queryAddress, queryBool, queryBytes32, queryChainSelector, queryTime } from './query.js';
-import { badRequest, notFound } from './refusals.js';
-import { byKey, checkOrgId, lower, periodEnd, same, splitKey } from './reporting-common.js';
+import { notFound } from './refusals.js';
+import { byKey, lower, periodEnd, same, splitKey } from './reporting-common.js';
 import type { IdentityAddressValue, PolicyState, PolicyWorld } from './state.js';
 
 function identityData(state: PolicyState, ccid: string, asOf: number, details: boolean): ReportingIdentity | undefined {
@@ -67,15 +67,14 @@ function identityData(state: PolicyState, ccid: string, asOf: number, details: b
 export function identityHandlers(world: PolicyWorld) {
   const { state } = world;
   const listIdentities: OperationHandler = (request) => {
-    const { query } = request;
-    const asOf = queryTime(query, 'as_of', true);
+    const query = request.queryParams;
+    const asOf = queryTime(query, 'as_of')!;
     const address = queryAddress(query, 'address');
     const identityRegistry = queryAddress(query, 'identity_registry');
     const credentialRegistry = queryAddress(query, 'credential_registry');
     const credentialType = queryBytes32(query, 'credential_type_id');
     const chain = queryChainSelector(query, 'chain_selector');
-    const details = queryBool(query, 'include_credential_details', false);
-    checkOrgId(query);
+    const details = queryBool(query, 'include_credential_details');
     const ccids = new Set([...state.index.identityAddresses.keys(), ...state.index.credentials.keys()].map((key) => splitKey(key)[0]!));
     const items = [...ccids]
       .flatMap((ccid) => {
@@ -92,15 +91,14 @@ export function identityHandlers(world: PolicyWorld) {
         return matches ? [details ? identity : { ...identity, credentials: null }] : [];
       })
       .sort(byKey((identity) => [identity.ccid]));
-    const page = reportingPage('identities', items, (identity) => [identity.ccid], query);
+    const page = reportingPage('identities', items, (identity) => [identity.ccid], request);
     return { status: 200, body: { identities: page.items, next_page_token: page.next_page_token } };
   };
   const getIdentityByCCID: OperationHandler = (request) => {
-    const { query } = request;
-    const asOf = queryTime(query, 'as_of', true);
-    const details = queryBool(query, 'include_credential_details', false);
-    const ccid = request.pathParams.ccid ?? '';
-    if (!/^0x[0-9a-fA-F]{64}$/.test(ccid)) throw badRequest(`ccid must be a 0x-prefixed bytes32, got ${JSON.stringify(ccid)}`);
+    const query = request.queryParams;
+    const asOf = queryTime(query, 'as_of')!;
+    const details = queryBool(query, 'include_credential_details');
+    const ccid = request.pathParams.ccid!;
     const identity = identityData(state, lower(ccid), asOf, details);
     if (identity === undefined) throw notFound(`no identity ${ccid} was registered at ${isoTime(asOf)}`);
     return { status: 200, body: identity };

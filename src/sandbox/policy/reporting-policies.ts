@@ -9,8 +9,8 @@ import type { Version } from './history.js';
 import type { ReportingPolicy } from './model.js';
 import { chainKey, reportingPage } from './paging.js';
 import { queryAddress, queryBool, queryChainSelector, queryTime } from './query.js';
-import { badRequest, notFound } from './refusals.js';
-import { byKey, chainAndAddress, checkOrgId, periodEnd, same, splitKey } from './reporting-common.js';
+import { notFound } from './refusals.js';
+import { byKey, chainAndAddress, periodEnd, same, splitKey } from './reporting-common.js';
 import type { PolicyVersionValue, PolicyWorld } from './state.js';
 
 function policyData(chain: string, address: string, version: Version<PolicyVersionValue>, details: boolean): ReportingPolicy {
@@ -33,13 +33,12 @@ function policyData(chain: string, address: string, version: Version<PolicyVersi
 export function policyHandlers(world: PolicyWorld) {
   const { index } = world.state;
   const listPolicies: OperationHandler = (request) => {
-    const { query } = request;
-    const asOf = queryTime(query, 'as_of', true);
+    const query = request.queryParams;
+    const asOf = queryTime(query, 'as_of')!;
     const engine = queryAddress(query, 'policy_engine_address');
     const owner = queryAddress(query, 'owner');
     const chain = queryChainSelector(query, 'chain_selector');
-    const details = queryBool(query, 'include_policy_details', false);
-    checkOrgId(query);
+    const details = queryBool(query, 'include_policy_details');
     const items = index.policies
       .keys()
       .flatMap((key) => {
@@ -49,13 +48,13 @@ export function policyHandlers(world: PolicyWorld) {
       })
       .filter((policy) => (chain === undefined || policy.chain_selector === chain) && same(policy.policy_engine_address, engine) && same(policy.owner, owner))
       .sort(byKey((policy) => [chainKey(policy.chain_selector), policy.address]));
-    const page = reportingPage('policies', items, (policy) => [chainKey(policy.chain_selector), policy.address], query);
+    const page = reportingPage('policies', items, (policy) => [chainKey(policy.chain_selector), policy.address], request);
     return { status: 200, body: { policies: page.items, next_page_token: page.next_page_token } };
   };
   const getPolicy: OperationHandler = (request) => {
-    const { query } = request;
-    const asOf = queryTime(query, 'as_of', true);
-    const details = queryBool(query, 'include_policy_details', false);
+    const query = request.queryParams;
+    const asOf = queryTime(query, 'as_of')!;
+    const details = queryBool(query, 'include_policy_details');
     const { chain, address } = chainAndAddress(request);
     const version = index.policies.at(`${chain}:${address}`, asOf);
     if (version === undefined) throw notFound(`no policy ${address} on chain ${chain} was in force at ${isoTime(asOf)}`);
@@ -63,8 +62,7 @@ export function policyHandlers(world: PolicyWorld) {
   };
   const getPolicyVersion: OperationHandler = (request) => {
     const { chain, address } = chainAndAddress(request);
-    const wanted = request.pathParams.version ?? '';
-    if (!/^([0-9]+|latest)$/.test(wanted)) throw badRequest(`version must be a number or "latest", got ${JSON.stringify(wanted)}`);
+    const wanted = request.pathParams.version!;
     const versions = index.policies.all(`${chain}:${address}`);
     const version = wanted === 'latest' ? versions.at(-1) : versions[Number(wanted) - 1];
     if (version === undefined) throw notFound(`policy ${address} on chain ${chain} has no version ${wanted}`);

@@ -10,7 +10,7 @@ import type { ReportingTarget } from './model.js';
 import { chainKey, reportingPage } from './paging.js';
 import { queryAddress, queryBool, queryChainSelector, queryTime } from './query.js';
 import { notFound } from './refusals.js';
-import { byKey, chainAndAddress, checkOrgId, lower, periodEnd, same, splitKey } from './reporting-common.js';
+import { byKey, chainAndAddress, lower, periodEnd, same, splitKey } from './reporting-common.js';
 import type { PolicyState, PolicyWorld, ProtectedMethodValue } from './state.js';
 
 /** The versions of `key` that form one unbroken period around `version` (a detach and re-attach starts a new one). */
@@ -88,12 +88,11 @@ function protectedMethod(state: PolicyState, chain: string, methodKey: string, m
 export function targetHandlers(world: PolicyWorld) {
   const { state } = world;
   const listTargets: OperationHandler = (request) => {
-    const { query } = request;
-    const asOf = queryTime(query, 'as_of', true);
+    const query = request.queryParams;
+    const asOf = queryTime(query, 'as_of')!;
     const engine = queryAddress(query, 'policy_engine_address');
     const chain = queryChainSelector(query, 'chain_selector');
-    const details = queryBool(query, 'include_policy_details', false);
-    checkOrgId(query);
+    const details = queryBool(query, 'include_policy_details');
     const places = new Set(state.index.attachments.keys().map((key) => splitKey(key).slice(0, 2).join(':')));
     const items = [...places]
       .flatMap((place) => {
@@ -104,13 +103,13 @@ export function targetHandlers(world: PolicyWorld) {
         return [target];
       })
       .sort(byKey((target) => [chainKey(target.chain_selector), target.address]));
-    const page = reportingPage('targets', items, (target) => [chainKey(target.chain_selector), target.address], query);
+    const page = reportingPage('targets', items, (target) => [chainKey(target.chain_selector), target.address], request);
     return { status: 200, body: { targets: page.items, next_page_token: page.next_page_token } };
   };
   const getTarget: OperationHandler = (request) => {
-    const { query } = request;
-    const asOf = queryTime(query, 'as_of', true);
-    const details = queryBool(query, 'include_policy_details', false);
+    const query = request.queryParams;
+    const asOf = queryTime(query, 'as_of')!;
+    const details = queryBool(query, 'include_policy_details');
     const { chain, address } = chainAndAddress(request);
     const target = targetData(state, chain, address, asOf, details);
     if (target === undefined) throw notFound(`no target ${address} on chain ${chain} was attached at ${isoTime(asOf)}`);

@@ -8,7 +8,7 @@
  */
 import type { OperationHandler, SandboxRequest } from '../types.js';
 import { coordinatorPage } from './paging.js';
-import { queryBool } from './query.js';
+import { queryBool, type QueryValues } from './query.js';
 import { badRequest, notFound } from './refusals.js';
 import type { PolicyState, PolicyWorld } from './state.js';
 
@@ -32,11 +32,11 @@ export interface ResourceKind<T extends Stored> {
   /** Fields left out of list items with `include_onchains=false`. */
   onchainFields?: readonly string[];
   /** The list's filters: whether `item` passes them (a malformed filter throws `400`). */
-  matches?(item: T, query: URLSearchParams, world: PolicyWorld): boolean;
+  matches?(item: T, query: QueryValues, world: PolicyWorld): boolean;
   /** Checks the list's query before filtering (e.g. a registry filter the organisation may not see). */
-  checkQuery?(query: URLSearchParams, world: PolicyWorld): void;
+  checkQuery?(query: QueryValues, world: PolicyWorld): void;
   /** An item as a list or a get answers it (e.g. with fields that depend on the query). */
-  view?(item: T, query: URLSearchParams, world: PolicyWorld): unknown;
+  view?(item: T, query: QueryValues, world: PolicyWorld): unknown;
   /** Builds a new item from a create body (checking it and its references), and starts its onchain work. */
   create?(body: unknown, world: PolicyWorld): T;
   /** Applies a replace body to `item`. */
@@ -79,9 +79,9 @@ function withoutFields(item: unknown, fields: readonly string[] | undefined): un
 
 export function listHandler<T extends Stored>(kind: ResourceKind<T>, world: PolicyWorld): OperationHandler {
   return (request) => {
-    const { query } = request;
+    const query = request.queryParams;
     // Only lists with per-chain fields take `include_onchains`; elsewhere it is an unknown parameter, ignored.
-    const includeOnchains = kind.onchainFields === undefined || queryBool(query, 'include_onchains', true);
+    const includeOnchains = kind.onchainFields === undefined || queryBool(query, 'include_onchains');
     kind.checkQuery?.(query, world);
     const parentId = kind.parent === undefined ? undefined : (request.pathParams[kind.parent.param] ?? '').toLowerCase();
     const all = [...kind.items(world.state).values()].filter(
@@ -99,7 +99,7 @@ export function listHandler<T extends Stored>(kind: ResourceKind<T>, world: Poli
 export function getHandler<T extends Stored>(kind: ResourceKind<T>, world: PolicyWorld): OperationHandler {
   return (request) => {
     const item = findItem(kind, request, world);
-    return { status: 200, body: kind.view?.(item, request.query, world) ?? item };
+    return { status: 200, body: kind.view?.(item, request.queryParams, world) ?? item };
   };
 }
 
@@ -107,7 +107,7 @@ export function createHandler<T extends Stored>(kind: ResourceKind<T>, world: Po
   return (request) => {
     const item = kind.create!(request.body, world);
     kind.items(world.state).set(item.id, item);
-    return { status: 200, body: kind.view?.(item, request.query, world) ?? item };
+    return { status: 200, body: kind.view?.(item, request.queryParams, world) ?? item };
   };
 }
 
@@ -125,7 +125,7 @@ export function replaceHandler<T extends Stored>(kind: ResourceKind<T>, world: P
     assertChangeable(kind, item, world);
     kind.replace!(item, request.body, world);
     touch(item, world);
-    return { status: 200, body: kind.view?.(item, request.query, world) ?? item };
+    return { status: 200, body: kind.view?.(item, request.queryParams, world) ?? item };
   };
 }
 
@@ -142,7 +142,7 @@ export function archiveHandler<T extends Stored>(kind: ResourceKind<T>, world: P
   return (request) => {
     const item = findItem(kind, request, world);
     archiveItem(kind, item, world);
-    return { status: 202, body: kind.view?.(item, request.query, world) ?? item };
+    return { status: 202, body: kind.view?.(item, request.queryParams, world) ?? item };
   };
 }
 

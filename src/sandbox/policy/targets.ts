@@ -11,7 +11,7 @@ import type { OperationHandler } from '../types.js';
 import { checkChains } from './chains-check.js';
 import { indexTargetAttachment, indexTargetDetachment } from './indexer.js';
 import type { Target } from './model.js';
-import { queryBool, queryChainSelector, queryUuid } from './query.js';
+import { queryBool, queryChainSelector, queryText, queryUuid } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf } from './request-body.js';
 import { assertChangeable, findItem, isArchived, touch, type ResourceKind } from './resources.js';
@@ -62,8 +62,7 @@ export const targets: ResourceKind<Target> = {
   matches(target, query) {
     const engineId = queryUuid(query, 'policy_engine_id');
     const chain = queryChainSelector(query, 'chain_selector');
-    queryBool(query, 'include_granted', false);
-    const search = query.get('search')?.toLowerCase();
+    const search = queryText(query, 'search')?.toLowerCase();
     const found =
       search === undefined ||
       target.title.toLowerCase().includes(search) ||
@@ -72,7 +71,7 @@ export const targets: ResourceKind<Target> = {
   },
   // The sandbox organisation holds no grants from others, so `include_granted` adds only the ownership fields.
   view: (target, query, world) =>
-    query.get('include_granted') === 'true' ? { ...target, owner_org_id: world.state.organization.id, access_type: 'owned' } : target,
+    queryBool(query, 'include_granted') ? { ...target, owner_org_id: world.state.organization.id, access_type: 'owned' } : target,
   create(raw, world) {
     const body = bodyOf('createTarget', raw);
     const engine = world.state.engines.get(body.policy_engine_id);
