@@ -9,7 +9,10 @@
  * share of a request's cost.
  */
 import { createChannelsClient, createOperation, unwrap, type ChannelsClient } from '../src/channels/index.js';
+import { http } from 'msw';
+import { setupServer } from 'msw/node';
 import { createSandbox, type Sandbox } from '../src/sandbox/index.js';
+import { sandboxHandlers } from '../src/sandbox/msw/index.js';
 import { checkRequest, GENERATED_REQUEST_CHECKS, type CheckedRequest, type RequestChecks } from '../src/sandbox/request-check.js';
 import { createSandboxWith } from '../src/sandbox/sandbox.js';
 import { measure } from './measure.js';
@@ -82,6 +85,53 @@ async function confirmMany(sandbox: Sandbox, client: ChannelsClient, count: numb
   return { createMs: t1 - t0, confirmMs: performance.now() - t1 };
 }
 
+/**
+ * One GET through MSW's `setupServer` and the sandbox's handlers, against the
+ * same GET on `sandbox.fetch`. MSW's own interception is measured too, with
+ * a handler that returns the same body at once: the floor no handler of
+ * ours can go below, given in the note.
+ */
+async function mswRoundTrip(scale: number): Promise<Row> {
+  const sandbox = createSandbox();
+  const { apiKey } = sandbox.credentials.channels;
+  const direct = createChannelsClient({ apiKey, fetch: sandbox.fetch });
+  const { wallet } = await walletAndChannel(direct, 'msw');
+  const walletJson = JSON.stringify(wallet);
+  const FIXED = 'https://fixed.example/v1';
+  const server = setupServer(
+    http.get(`${FIXED}/wallets/:id`, () => new Response(walletJson, { headers: { 'content-type': 'application/json' } })),
+    ...sandboxHandlers(sandbox),
+  );
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    // The channels client's default base URL, which the handlers serve without being told.
+    const throughMsw = createChannelsClient({ apiKey });
+    const fixedAnswer = createChannelsClient({ apiKey, baseUrl: FIXED });
+    const path = { params: { path: { wallet_id: wallet.wallet_id } } };
+    const stats = await measure(
+      [
+        { name: 'fetch', run: () => unwrap(direct.GET('/wallets/{wallet_id}', path)) },
+        { name: 'msw', run: () => unwrap(throughMsw.GET('/wallets/{wallet_id}', path)) },
+        { name: 'msw-fixed', run: () => unwrap(fixedAnswer.GET('/wallets/{wallet_id}', path)) },
+      ],
+      { warmup: 200, samples: Math.round(1_000 * scale), rounds: 10 },
+    );
+    const floor = stats.get('msw-fixed')!.medianNs / stats.get('fetch')!.medianNs;
+    const row = timingRow(BENCH, 'GET /wallets/{id} through MSW setupServer + sandboxHandlers (client without fetch)', stats, {
+      key: 'msw',
+      baselineKey: 'fetch',
+      baseline: 'sandbox.fetch',
+      goal: '≤ 1.5 × sandbox.fetch',
+      note: `MSW alone, a handler answering a fixed body: ${(stats.get('msw-fixed')!.medianNs / 1000).toFixed(0)} µs (${floor.toFixed(2)}×)`,
+    });
+    row.pass = row.ratio! <= 1.5;
+    return row;
+  } finally {
+    server.close();
+    sandbox.close();
+  }
+}
+
 export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<Row[]> {
   const scale = options.scale ?? 1;
   const count = options.operations ?? 1_000;
@@ -115,6 +165,10 @@ export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<R
     await listener.close();
     sandbox.close();
   }
+
+  // The same GET through MSW (issue 34): a client without `fetch`, its global fetch intercepted by
+  // setupServer(...sandboxHandlers(sandbox)), against the client on sandbox.fetch, interleaved.
+  rows.push(await mswRoundTrip(scale));
 
   // The generated request check alone, on what the round trip above sends and on a signed operation.
   const channelsChecks = GENERATED_REQUEST_CHECKS.channels;

@@ -8,6 +8,7 @@ import { http, type HttpHandler } from 'msw';
 import { SandboxUsageError } from '../errors.js';
 import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
 import type { Sandbox } from '../sandbox.js';
+import { startsAtBoundary } from '../router.js';
 import { answerFromSandbox } from './answer.js';
 import { mswMounts, type MswMount } from './mounts.js';
 
@@ -43,14 +44,20 @@ export function sandboxHandlers(sandbox: Sandbox, options: SandboxHandlersOption
     throw new SandboxUsageError('sandboxHandlers(): the first argument must be a sandbox from createSandbox()');
   }
   if (options === null || typeof options !== 'object') throw new SandboxUsageError('sandboxHandlers(): options must be an object ({ baseUrls })');
-  return mswMounts(options.baseUrls).map((mount) => handlerFor(sandbox, mount));
+  return [handlerFor(sandbox, mswMounts(options.baseUrls))];
 }
 
-/** One handler per base URL: MSW lists each with its own pattern (`server.listHandlers()`). */
-function handlerFor(sandbox: Sandbox, mount: MswMount): HttpHandler {
-  const under = new RegExp(`^${mount.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|$)`);
+/**
+ * One handler for every base URL: MSW parses a request once per handler it
+ * tries (URL, cookies, pattern), so one handler costs a request a single
+ * parse, and the mount is then found by a plain prefix test.
+ */
+function handlerFor(sandbox: Sandbox, mounts: readonly MswMount[]): HttpHandler {
+  // MSW matches the URL's origin and path (no query, no user info).
+  const under = new RegExp(`^(?:${mounts.map((mount) => mount.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?:/|$)`);
   return http.all(under, async ({ request }) => {
-    const url = mount.sandboxUrl(request.url);
+    // A URL MSW matched by its origin and path but that does not start with them (user info, a fragment) goes as sent.
+    const url = mounts.find((mount) => startsAtBoundary(request.url, mount.base))?.sandboxUrl(request.url) ?? request.url;
     if (url === request.url) return answerFromSandbox(sandbox, request);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
     return answerFromSandbox(sandbox, new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal }));
