@@ -92,6 +92,21 @@ describe('one sandbox behind setupServer', () => {
     expect(network.attempts).toEqual([]);
   });
 
+  it('streams on a base URL of its own, below a base path: the path as sent is what is signed and checked', async () => {
+    const own = 'https://proxy.acme.example/streams';
+    server.use(...sandboxHandlers(sandbox, { baseUrls: { streams: own } }));
+    try {
+      const client = createStreamsClient({ ...sandbox.credentials.streams, baseUrl: own, retry: false });
+      expect((await getLatestReport(client, ETH_USD)).feedID).toBe(ETH_USD);
+      const forger = createStreamsClient({ apiKey: sandbox.credentials.streams.apiKey, apiSecret: 'not-the-secret', baseUrl: own, retry: false });
+      expect((await apiError(getLatestReport(forger, ETH_USD))).status).toBe(401);
+    } finally {
+      server.resetHandlers();
+    }
+    expect(network.attempts).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+
   it('policy on its default host', async () => {
     const engines = await unwrap(policy.coordinator.GET('/policy-engines'));
     expect(engines.policy_engines.length).toBeGreaterThan(0);
