@@ -24,8 +24,8 @@ export interface SandboxRoute {
 /**
  * The SDK helpers whose name is not their operation's operationId, and the
  * one operation each calls (a wait reads its resource; a paginator, calling
- * many list operations, names none). `test/unit/fault-names.test.ts` checks
- * that each is exported by its entry point and each operation exists.
+ * many list operations, names none). A unit test checks that each is
+ * exported by its entry point and each operation exists.
  */
 export const HELPER_OPERATIONS: Readonly<Record<string, { api: SandboxApi; operationId: string }>> = {
   finalizeOperation: { api: 'channels', operationId: 'finalizeOrCancelOperation' },

@@ -66,6 +66,13 @@ export interface Violation {
   problem: string;
 }
 
+/**
+ * The five APIs in your own process, made by `createSandbox()`. Hand `fetch`
+ * to the clients (they keep their production options); move time with
+ * `advance()`; inject faults with `inject()`, whose handle's `remove()` ends
+ * one when the test says so, while `clearFaults()` ends them all and keeps
+ * the data; go back to the seed with `reset()`; `close()` when done.
+ */
 export interface Sandbox {
   /**
    * A `fetch` that serves every API of the sandbox, under any origin and any
