@@ -14,10 +14,9 @@ import { applyRequestCheck, GENERATED_REQUEST_CHECKS, type RequestChecks } from 
 import { checkSeed, type SandboxSeed } from './seed.js';
 import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
 import { createStreamOrigins, type StreamOrigins } from './streams/origins.js';
-import { inProcessWebSocket } from './streams/in-process-socket.js';
+import { linkedSandboxFetch } from './streams/in-process-link.js';
 import { createLiveFeed } from './streams/live-feed.js';
 import { createLiveSocketServer } from './streams/live-socket.js';
-import { SANDBOX_STREAM_LINK, type SandboxStreamLink } from '../streams/report-stream/sandbox-link.js';
 import {
   SandboxHttpError,
   type ApiBehaviour,
@@ -249,9 +248,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
   let liveSocket: { upgrade: NonNullable<ListenTarget['upgrade']>; close(): void } | undefined;
   /** The streams API's live feed: served by the listener's WebSocket, and in process to streams on a client with this `fetch`. */
   const liveFeed = createLiveFeed({ clock, origins: streamOrigins, dispatch });
-  const sandboxFetch = (input: Request | URL | string, init?: RequestInit) => dispatch(new Request(input, init), false);
-  const link: SandboxStreamLink = { webSocket: inProcessWebSocket(liveFeed), now: () => clock.now() };
-  Object.defineProperty(sandboxFetch, SANDBOX_STREAM_LINK, { value: link });
+  const sandboxFetch = linkedSandboxFetch(liveFeed, () => clock.now(), (request) => dispatch(request, false));
 
   return {
     credentials,

@@ -48,6 +48,8 @@ export interface LiveFeed {
   subscribe(subscriber: LiveSubscriber, origin: string, streams: CatalogStream[]): () => void;
   /** Ends every subscription and the ticker. */
   close(): void;
+  /** True once `close()` ran (the sandbox is closed): a stream must not take this feed for an open sandbox's. */
+  readonly closed: boolean;
 }
 
 interface Subscription {
@@ -62,6 +64,7 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   const { clock, origins } = options;
   const subscriptions = new Set<Subscription>();
   let ticker: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
 
   const nowSeconds = () => Math.floor(clock.now() / 1000);
 
@@ -134,7 +137,12 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
       };
     },
 
+    get closed() {
+      return closed;
+    },
+
     close() {
+      closed = true;
       for (const subscription of subscriptions) subscription.subscriber.terminate();
       subscriptions.clear();
       stopTickingIfIdle();

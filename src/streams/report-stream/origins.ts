@@ -32,6 +32,11 @@ export function staticOrigins(wsUrl: string, origins: readonly string[]): Stream
   );
 }
 
+/** The WebSocket host's URL for plain requests (`HEAD /`): `wss:` becomes `https:`, `ws:` `http:`. */
+export function httpUrlOf(wsUrl: string): string {
+  return wsUrl.replace(/^ws/i, 'http');
+}
+
 export interface DiscoveredOrigins {
   origins: StreamOrigin[];
   /** False when `HEAD /` failed or listed nothing, so the stream falls back to one connection. */
@@ -62,7 +67,7 @@ export async function discoverOrigins(
   limits: DiscoveryLimits,
 ): Promise<DiscoveredOrigins> {
   const single = { origins: [{ label: new URL(wsUrl).host, wsUrl, originId: undefined }], discovered: false, ignored: 0 };
-  const httpUrl = wsUrl.replace(/^ws/i, 'http');
+  const httpUrl = httpUrlOf(wsUrl);
   let response: Response;
   try {
     // Its own time limit: a host that never answers must not hold the first report for the client's whole deadline.

@@ -15,7 +15,7 @@ import { StreamStatus, type ReportStreamStats } from './stats.js';
 import { StreamVerification } from './verification.js';
 import { ReportTrust } from './trust.js';
 import { MESSAGE_TOO_BIG, resolveSocketFactory } from './websocket.js';
-import { whereToStream } from './where-to-stream.js';
+import { whereToStream, type SettleDestination } from './where-to-stream.js';
 
 export type { ReportStreamStats } from './stats.js';
 
@@ -57,7 +57,7 @@ export function streamReports<D extends boolean = false>(
     throw new ConfigurationError('apiKey', 'the report stream is signed: create the client with apiKey and apiSecret');
   }
   const ids = feedIDsOption(feedIDs);
-  const { defaultWsUrl, webSocket, now } = whereToStream(settings, options ?? {});
+  const { defaultWsUrl, webSocket, now, settle } = whereToStream(settings, options ?? {});
   const resolved = resolveStreamOptions(options ?? {}, defaultWsUrl, ids.length);
   if (webSocket !== undefined) resolved.webSocket = webSocket;
   const authorize = settings.authorize;
@@ -67,7 +67,7 @@ export function streamReports<D extends boolean = false>(
     authorize(headers, 'GET', url, undefined);
     return Object.fromEntries(headers);
   };
-  return new LiveReportStream<D extends true ? ReportWithDecoded : Report>(client, ids, resolved, headersFor, now);
+  return new LiveReportStream<D extends true ? ReportWithDecoded : Report>(client, ids, resolved, headersFor, now, settle);
 }
 
 /**
@@ -102,6 +102,8 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     private readonly headersFor: (url: string) => Record<string, string>,
     /** The clock reports are dated by, in Unix ms: this machine's, or a sandbox's. */
     private readonly now: () => number,
+    /** Where the stream goes, settled before the first connection when the client's `fetch` may wrap a sandbox's. */
+    private readonly settle?: SettleDestination,
   ) {
     this.feedIDs = new Map(ids.map((id) => [id.toLowerCase(), id]));
     this.status = new StreamStatus(options.onStatus);
@@ -174,6 +176,8 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
   }
 
   private async connect(): Promise<void> {
+    await this.settle?.(this.client, this.options, this.internal.signal);
+    if (this.finished) return;
     const factory = await resolveSocketFactory(this.options.webSocket);
     if (this.finished) return;
     const { wsUrl } = this.options;
