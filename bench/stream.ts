@@ -34,6 +34,11 @@ import { hmacAuthorizer } from '../src/core/auth.js';
 import { makeV3Report, startReportServer, v3FeedID } from '../test/support/report-server.js';
 import { createStreamsClient, streamReports } from '../src/streams/index.js';
 import type { Report } from '../src/streams/reports.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { encodeFullReport } from '../src/reports/encode.js';
+import { addressOf, signHash } from '../src/reports/secp256k1.js';
+import type { ReportTrust } from '../src/reports/verify-types.js';
 import { measure, median, quantile, type Contender as MeasuredContender } from './measure.js';
 import type { Row } from './table.js';
 
@@ -410,6 +415,115 @@ function messageSource(): () => Buffer {
   };
 }
 
+/**
+ * Ours on an in-memory socket, fed by `next`: the contender takes one
+ * message from the socket to the `for await` body; the function closes it.
+ */
+async function inMemoryStream(
+  name: string,
+  options: { decode?: boolean; verify?: ReportTrust },
+  next: () => Buffer,
+): Promise<[MeasuredContender, () => Promise<void>]> {
+  const memory = memorySocket();
+  const client = createStreamsClient({ apiKey: '3fa85f64-5717-4562-b3fc-2c963f66afa6', apiSecret: 'bench' });
+  const stream = streamReports(client, FEEDS, { origins: ['001'], webSocket: memory.WebSocket as never, ...options, pingIntervalMs: 3_600_000 });
+  const first = stream.next();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  memory.deliver(next().toString());
+  await first;
+  return [
+    {
+      name: `${name}: message → for await body`,
+      run: async () => {
+        const result = stream.next();
+        memory.deliverBuffer(next());
+        consumed += ((await result).value as Report).observationsTimestamp;
+      },
+    },
+    () => stream.close(),
+  ];
+}
+
+/** What the in-memory consumers read, summed so that no work is optimised away. */
+let consumed = 0;
+
+/** The oracle network of the verify rows: 16 signers, f = 5 (6 signatures a report), as `npm run bench -- verify`. */
+const VERIFY_F = 5;
+const VERIFY_KEYS = Array.from({ length: 16 }, (_, i) => keccak_256(utf8ToBytes(`bench oracle ${i}`)));
+const VERIFY_DIGEST = `0x0006${'5e'.repeat(30)}`;
+
+/**
+ * `count` messages of every feed, one second apart, each report signed by
+ * f + 1 of the bench's oracle network (made ahead: signing is not measured),
+ * and the trust that verifies them.
+ */
+function signedMessages(count: number): { next: () => Buffer; trust: ReportTrust } {
+  const context = [VERIFY_DIGEST, `0x${'0'.repeat(62)}01`, `0x${'ee'.repeat(32)}`] as const;
+  const messages: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const t = FIRST_TIMESTAMP + 1 + Math.floor(i / FEEDS.length);
+    const report = makeV3Report(FEEDS[i % FEEDS.length]!, t);
+    // The V3 blob: 9 words from byte 256 (after the 7-word head and its length word).
+    const blob = `0x${report.fullReport.slice(2 + 2 * 256, 2 + 2 * 256 + 2 * 32 * 9)}`;
+    const signed = new Uint8Array(128);
+    signed.set(keccak_256(hexToBytes(blob.slice(2))), 0);
+    context.forEach((word, w) => signed.set(hexToBytes(word.slice(2)), 32 + 32 * w));
+    const hash = keccak_256(signed);
+    const signatures = VERIFY_KEYS.slice(0, VERIFY_F + 1).map((key) => signHash(hash, key));
+    const vs = new Uint8Array(32);
+    signatures.forEach(({ recoveryId }, k) => (vs[k] = recoveryId));
+    const fullReport = encodeFullReport(blob, {
+      reportContext: context,
+      rawRs: signatures.map(({ signature }) => `0x${bytesToHex(signature.subarray(0, 32))}`),
+      rawSs: signatures.map(({ signature }) => `0x${bytesToHex(signature.subarray(32))}`),
+      rawVs: `0x${bytesToHex(vs)}`,
+    });
+    messages.push(Buffer.from(JSON.stringify({ report: { ...report, fullReport } })));
+  }
+  let i = 0;
+  const trust = { [VERIFY_DIGEST]: { f: VERIFY_F, signers: VERIFY_KEYS.map(addressOf) } };
+  return {
+    next: () => {
+      const message = messages[i++];
+      if (message === undefined) throw new Error('bench: out of signed messages');
+      return message;
+    },
+    trust,
+  };
+}
+
+/**
+ * What `verify` adds per delivered report: ours on the same signed messages
+ * with and without it, in one run (a 16-signer, f = 5 configuration).
+ */
+async function verifyCostRows(quick: boolean): Promise<Row[]> {
+  const options = quick ? { warmup: 50, samples: 100, rounds: 4 } : { warmup: 200, samples: 600, rounds: 10 };
+  const count = 2 * (options.warmup + options.samples) + 20;
+  const plainMessages = signedMessages(count);
+  const verifiedMessages = signedMessages(count);
+  const [plain, closePlain] = await inMemoryStream('streamReports (ours), signed reports', {}, plainMessages.next);
+  const [verified, closeVerified] = await inMemoryStream('streamReports (ours), signed reports, verify: trust', { verify: verifiedMessages.trust }, verifiedMessages.next);
+  const stats = await measure([plain, verified], { ...options, minSampleNs: 0 });
+  await closePlain();
+  await closeVerified();
+  const base = stats.get(plain.name)!;
+  const withVerify = stats.get(verified.name)!;
+  return [
+    { bench: BENCH, name: `in memory (no socket), per message: ${plain.name}`, medianNs: base.medianNs, p99Ns: base.p99Ns, opsPerSec: base.opsPerSec, opsUnit: 'reports/s' },
+    {
+      bench: BENCH,
+      name: `in memory (no socket), per message: ${verified.name} (16 signers, f = 5)`,
+      medianNs: withVerify.medianNs,
+      p99Ns: withVerify.p99Ns,
+      opsPerSec: withVerify.opsPerSec,
+      opsUnit: 'reports/s',
+      baseline: plain.name,
+      ratio: withVerify.medianNs / base.medianNs,
+      note: `+${((withVerify.medianNs - base.medianNs) / 1000).toFixed(0)} µs per delivered report for verify`,
+    },
+  ];
+}
+
 async function inMemoryRows(quick: boolean): Promise<Row[]> {
   let sink = 0;
   const parseNext = messageSource();
@@ -421,27 +535,7 @@ async function inMemoryRows(quick: boolean): Promise<Row[]> {
     },
   };
 
-  const oursContender = async (decode: boolean): Promise<[MeasuredContender, () => Promise<void>]> => {
-    const memory = memorySocket();
-    const next = messageSource();
-    const client = createStreamsClient({ apiKey: '3fa85f64-5717-4562-b3fc-2c963f66afa6', apiSecret: 'bench' });
-    const stream = streamReports(client, FEEDS, { origins: ['001'], webSocket: memory.WebSocket as never, decode, pingIntervalMs: 3_600_000 });
-    const first = stream.next();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    memory.deliver(next().toString());
-    await first;
-    return [
-      {
-        name: `streamReports (ours)${decode ? ', decode: true' : ''}: message → for await body`,
-        run: async () => {
-          const result = stream.next();
-          memory.deliverBuffer(next());
-          sink += ((await result).value as Report).observationsTimestamp;
-        },
-      },
-      () => stream.close(),
-    ];
-  };
+  const oursContender = (decode: boolean) => inMemoryStream(`streamReports (ours)${decode ? ', decode: true' : ''}`, { decode }, messageSource());
 
   // The vendor's Stream, fed through its connection manager's `message` event
   // (internal, reached for this measurement only), as its socket feeds it.
@@ -594,5 +688,6 @@ export async function benchStream(options: { quick?: boolean } = {}): Promise<Ro
     await service.close();
   }
   rows.push(...(await inMemoryRows(options.quick === true)));
+  rows.push(...(await verifyCostRows(options.quick === true)));
   return rows;
 }
