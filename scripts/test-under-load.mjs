@@ -17,7 +17,7 @@
 //
 // Exit code 0 when no run failed, 1 otherwise. The busy loops are killed
 // whatever happens (each in its own process group, killed as a group).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -96,8 +96,21 @@ function failuresIn(reportPath) {
   return failures;
 }
 
+/** Runs vitest as a child (not spawnSync: a signal must reach this process's handlers while it runs). */
+let running;
+function runVitest(args) {
+  return new Promise((resolve) => {
+    running = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    running.on('exit', (status, signal) => {
+      running = undefined;
+      resolve({ status, signal });
+    });
+  });
+}
+
 const busyLoops = startBusyLoops(loops);
 const stopAndExit = (code) => {
+  running?.kill('SIGTERM');
   stopBusyLoops(busyLoops);
   process.exit(code);
 };
@@ -122,7 +135,7 @@ try {
     ];
     console.log(`\n== run ${run} of ${runs}`);
     const started = Date.now();
-    const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    const result = await runVitest(args);
     const failures = failuresIn(reportPath);
     if (result.status !== 0 && failures.length === 0) {
       failures.push(`(vitest exited with ${result.status ?? result.signal} and reported no failed test)`);
