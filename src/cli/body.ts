@@ -6,17 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CliUsageError } from './errors.js';
-import type { CliIo } from './io.js';
+import { readAllStdin, type CliIo } from './io.js';
 
 export async function readBody(spec: string, io: CliIo): Promise<unknown> {
   let text: string;
   let source = '--data';
   if (spec === '@-') {
     if (io.stdin === undefined) throw new CliUsageError('--data @-: no standard input to read');
-    const chunks: string[] = [];
-    const decoder = new TextDecoder();
-    for await (const chunk of io.stdin) chunks.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    text = chunks.join('') + decoder.decode();
+    text = await readAllStdin(io.stdin);
     source = '--data @- (stdin)';
   } else if (spec.startsWith('@')) {
     const file = resolve(io.cwd ?? process.cwd(), spec.slice(1));

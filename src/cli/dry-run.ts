@@ -1,6 +1,7 @@
 /**
- * `--dry-run`: the request the command would send, as a curl command, with
- * every credential redacted; for the streams API also the exact inputs of the
+ * `--dry-run`: the request the command would send, as a curl command that
+ * runs as printed (the key as an environment variable), other credentials
+ * redacted; for the streams API also the exact inputs of the
  * HMAC signature (the key redacted). The client builds and signs the request
  * as usual, then a `fetch` that sends nothing captures it.
  */
@@ -31,10 +32,18 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-export function curlCommand(request: CapturedRequest): string {
+/**
+ * The request as a curl command that runs as printed: an `Apikey` header
+ * names the environment variable that holds the key (`keyVariable`), in
+ * double quotes so the shell expands it, and the key itself never appears.
+ * Other credentials (the streams API's signature, made for one timestamp)
+ * are redacted.
+ */
+export function curlCommand(request: CapturedRequest, keyVariable: string): string {
   const parts = ['curl', '-X', request.method, shellQuote(request.url)];
   for (const [name, value] of request.headers) {
-    parts.push('-H', shellQuote(`${name}: ${REDACTED_HEADERS.has(name.toLowerCase()) ? REDACTED : value}`));
+    if (name.toLowerCase() === 'authorization' && value.startsWith('Apikey ')) parts.push('-H', `"Authorization: Apikey $${keyVariable}"`);
+    else parts.push('-H', shellQuote(`${name}: ${REDACTED_HEADERS.has(name.toLowerCase()) ? REDACTED : value}`));
   }
   if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
   return parts.join(' ');

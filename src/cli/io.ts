@@ -31,3 +31,11 @@ export async function writeLine(out: CliOutput, line: string): Promise<void> {
   if (out.write(`${line}\n`) || out.once === undefined) return;
   await new Promise<void>((resolve) => out.once!('drain', resolve));
 }
+
+/** All of standard input as text (for `--data @-` and a credential given as `-`). */
+export async function readAllStdin(stdin: NonNullable<CliIo['stdin']>): Promise<string> {
+  const chunks: string[] = [];
+  const decoder = new TextDecoder();
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  return chunks.join('') + decoder.decode();
+}

@@ -9,7 +9,8 @@ import { isSet, lastValue, parseArgs, type ParsedArgs } from './argv.js';
 import { operationFlags } from './flags.js';
 import { readBody } from './body.js';
 import { makeClient, type LooseClient } from './clients.js';
-import { resolveSettings } from './credentials.js';
+import { envName, resolveSettings } from './credentials.js';
+import { settingFlags } from './setting-flags.js';
 import { capturingFetch, curlCommand, signingInputs, type CapturedRequest } from './dry-run.js';
 import { CliUsageError } from './errors.js';
 import { operationHelp } from './help.js';
@@ -37,21 +38,6 @@ export function collectParams(operation: CliOperation, args: ParsedArgs): Record
   return out;
 }
 
-export function settingFlags(args: ParsedArgs): Partial<Record<keyof ApiSettings, string>> {
-  const flags: Partial<Record<keyof ApiSettings, string>> = {};
-  const pairs: [keyof ApiSettings, string][] = [
-    ['apiKey', 'api-key'],
-    ['apiSecret', 'api-secret'],
-    ['baseUrl', 'base-url'],
-    ['network', 'network'],
-    ['wsUrl', 'ws-url'],
-  ];
-  for (const [key, flag] of pairs) {
-    const value = lastValue(args, flag);
-    if (value !== undefined) flags[key] = value;
-  }
-  return flags;
-}
 
 /** Why a flag of the command line does not apply to `operation`, for the error that refuses it. */
 function whyNotHere(api: CliApi, operation: CliOperation, flag: string): string | undefined {
@@ -106,7 +92,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   const waitTimeout = parseDuration('wait-timeout', waitTimeoutText);
   const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
 
-  const settings = await resolveSettings(api, settingFlags(args), lastValue(args, 'profile'), io);
+  const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
   const captured: CapturedRequest[] = [];
   const client = await makeClient(api, settings, dryRun ? capturingFetch(captured) : undefined);
   const init = { params, ...(body === undefined ? {} : { body }), signal: io.signal };
@@ -114,7 +100,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   if (dryRun) {
     await client[operation.method]!(operation.path, init);
     for (const request of captured) {
-      await writeLine(io.stdout, curlCommand(request));
+      await writeLine(io.stdout, curlCommand(request, envName(api.credentials, 'apiKey')));
       const inputs = await signingInputs(request);
       if (inputs) await writeLine(io.stderr, inputs.join('\n'));
     }

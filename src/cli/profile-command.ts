@@ -1,32 +1,45 @@
 /**
- * `service-sdk profile set <name> --api <group> [settings]`, `profile list`,
- * `profile path`: named settings in the user's config directory (0600).
- * `list` shows which settings each profile has, never their values.
+ * `service-sdk profile set|show|delete|list|path`: named settings in the
+ * user's config directory (0600, written atomically). `set` checks each value
+ * against the API's documented form before saving it, and reads a secret
+ * given as `-` from stdin; `show` prints one profile's values, secrets
+ * masked, each with where a command would take it from; `list` shows which
+ * settings each profile has, never their values.
  */
 import { homedir } from 'node:os';
 import type { CredentialGroup } from './apis.js';
 import { isSet, lastValue, parseArgs, type FlagSpec } from './argv.js';
-import { FLAG_OF } from './credentials.js';
-import { CliUsageError } from './errors.js';
+import { checkSettings, envName, FLAG_OF } from './credentials.js';
+import { CliProfileError, CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
-import { profilePath, readProfiles, saveProfile, SETTING_KEYS, type ApiSettings } from './profiles.js';
+import { deleteProfile, profilePath, readProfiles, saveProfile, SETTING_KEYS, type ApiSettings } from './profiles.js';
+import { settingFlags } from './setting-flags.js';
 
 const FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
-  ['help', { boolean: true }],
   ['api', {}],
   ...SETTING_KEYS.map((key): [string, FlagSpec] => [FLAG_OF[key], {}]),
 ]);
 
-const HELP = `usage: service-sdk profile set <name> --api channels|streams|policy [--api-key K] [--api-secret S] [--base-url U] [--network N] [--ws-url U]
+const HELP = `usage: service-sdk profile set <name> --api channels|streams|policy [--api-key K|-] [--api-secret S|-] [--base-url U] [--network N] [--ws-url U]
+       service-sdk profile show <name>
+       service-sdk profile delete <name>
        service-sdk profile list
        service-sdk profile path
 
 Profiles live in one file in your config directory, readable by you only
-(0600). Use one with --profile <name> or SERVICE_SDK_PROFILE; "default" is
-used when neither is given.
+(0600). Use one with --profile <name> (which beats the environment) or
+SERVICE_SDK_PROFILE; "default" is used when neither is given. A key or
+secret given as - is read from stdin, so it stays out of ps and your shell
+history. show masks secrets and says where each value comes from.
 `;
 
 const GROUPS: readonly CredentialGroup[] = ['channels', 'streams', 'policy'];
+const SECRETS: ReadonlySet<keyof ApiSettings> = new Set(['apiKey', 'apiSecret']);
+
+/** A secret as its last four characters: enough to tell two keys apart. */
+function masked(value: string): string {
+  return `****${value.length > 8 ? value.slice(-4) : ''}`;
+}
 
 export async function runProfile(rest: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(rest, FLAGS);
@@ -47,17 +60,41 @@ export async function runProfile(rest: readonly string[], io: CliIo): Promise<nu
     }
     return 0;
   }
-  if (action !== 'set') throw new CliUsageError(`profile: unknown action ${JSON.stringify(action)}: expected set, list or path`, HELP);
-  if (name === undefined || extra.length > 0) throw new CliUsageError('profile set: expected one profile name', HELP);
+  if (!['set', 'show', 'delete'].includes(action)) throw new CliUsageError(`profile: unknown action ${JSON.stringify(action)}: expected set, show, delete, list or path`, HELP);
+  if (name === undefined || extra.length > 0) throw new CliUsageError(`profile ${action}: expected one profile name`, HELP);
+  if (action === 'show') return showProfile(path, name, io);
+  if (action === 'delete') {
+    if (!(await deleteProfile(path, name))) throw new CliProfileError(`no profile named ${JSON.stringify(name)} in ${path}`);
+    io.stderr.write(`deleted profile ${name} (${path})\n`);
+    return 0;
+  }
   const group = lastValue(args, 'api') as CredentialGroup | undefined;
   if (group === undefined || !GROUPS.includes(group)) throw new CliUsageError(`--api: expected one of ${GROUPS.join('|')}`, HELP);
-  const settings: ApiSettings = {};
-  for (const key of SETTING_KEYS) {
-    const value = lastValue(args, FLAG_OF[key]);
-    if (value !== undefined) settings[key] = value;
-  }
+  const settings: ApiSettings = await settingFlags(args, io);
   if (Object.keys(settings).length === 0) throw new CliUsageError('profile set: give at least one of --api-key, --api-secret, --base-url, --network, --ws-url');
+  await checkSettings(group, settings);
   await saveProfile(path, name, group, settings);
   io.stderr.write(`saved ${Object.keys(settings).join(', ')} for ${group} in profile ${name} (${path})\n`);
+  return 0;
+}
+
+/** `profile show <name>`: one line per setting, `group  flag  value  source`, secrets masked. */
+async function showProfile(path: string, name: string, io: CliIo): Promise<number> {
+  const profile = (await readProfiles(path))[name];
+  if (profile === undefined) throw new CliProfileError(`no profile named ${JSON.stringify(name)} in ${path}`);
+  const rows: string[][] = [];
+  for (const group of GROUPS) {
+    for (const key of SETTING_KEYS) {
+      const value = profile[group]?.[key];
+      if (value === undefined) continue;
+      const variable = envName(group, key);
+      // With --profile the profile wins; the variable it overrides is named.
+      const source = `profile ${name}${io.env[variable] ? ` (overrides ${variable})` : ''}`;
+      rows.push([group, FLAG_OF[key], SECRETS.has(key) ? masked(value) : value, source]);
+    }
+  }
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) io.stdout.write(`${row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}\n`);
+  io.stderr.write(`(${path}; used with --profile ${name})\n`);
   return 0;
 }

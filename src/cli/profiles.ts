@@ -5,10 +5,23 @@
  * The file is created readable by its owner only (0600, in a 0700 folder), and
  * a file that others can read is refused rather than used: it holds secrets.
  */
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CredentialGroup } from './apis.js';
 import { CliProfileError } from './errors.js';
+
+/** The profile file can be read by group or others: it holds secrets. */
+export class InsecureProfileFileError extends CliProfileError {
+  override name = 'InsecureProfileFileError';
+  /** The file and its permission bits in octal (`644`). */
+  readonly path: string;
+  readonly mode: string;
+  constructor(path: string, mode: string) {
+    super(`the profile file ${path} can be read by others (mode ${mode}); it holds secrets, so it is not used. Run: chmod 600 ${path}`);
+    this.path = path;
+    this.mode = mode;
+  }
+}
 
 export interface ApiSettings {
   apiKey?: string;
@@ -41,9 +54,7 @@ export async function readProfiles(path: string): Promise<Record<string, Profile
     throw new CliProfileError(`cannot read the profile file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new CliProfileError(
-      `the profile file ${path} can be read by others (mode ${(mode & 0o777).toString(8)}); it holds secrets, so it is not used. Run: chmod 600 ${path}`,
-    );
+    throw new InsecureProfileFileError(path, (mode & 0o777).toString(8));
   }
   let parsed: unknown;
   try {
@@ -64,8 +75,31 @@ export async function saveProfile(path: string, name: string, group: CredentialG
   const profile = profiles[name] ?? {};
   profile[group] = { ...profile[group], ...settings };
   profiles[name] = profile;
+  await writeProfiles(path, profiles);
+}
+
+/** Removes profile `name`; false when there is none. */
+export async function deleteProfile(path: string, name: string): Promise<boolean> {
+  const profiles = await readProfiles(path);
+  if (profiles[name] === undefined) return false;
+  delete profiles[name];
+  await writeProfiles(path, profiles);
+  return true;
+}
+
+/**
+ * Writes the file atomically: a temporary file beside it, created 0600, then
+ * renamed over it. A crash or a full disk leaves the old file whole, and the
+ * new one is never readable by others, not even for a moment.
+ */
+async function writeProfiles(path: string, profiles: Record<string, Profile>): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  await writeFile(path, `${JSON.stringify({ profiles }, null, 2)}\n`, { mode: 0o600 });
-  // writeFile's mode applies only when it creates the file; an existing one is tightened too.
-  await chmod(path, 0o600);
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify({ profiles }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }

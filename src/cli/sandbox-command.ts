@@ -28,7 +28,7 @@ other service-sdk commands use it.
   --port N   port to listen on (default 0: a free port)
   --host H   interface to bind (default 127.0.0.1)
   --pace P   sandbox ms per real ms (default 1; 0 freezes time)
-  --json     first line on stdout: {"baseUrls","wsUrl","credentials"}
+  --json     first line on stdout: {"baseUrls","wsUrl","credentials","reportTrust"}
 `;
 
 function numberFlag(name: string, raw: string | undefined, fallback: number): number {
@@ -87,6 +87,8 @@ export async function runSandbox(rest: readonly string[], io: CliIo): Promise<nu
       baseUrls: listener.baseUrls,
       wsUrl,
       credentials: { channels: { apiKey: channels.apiKey }, streams: { apiKey: streams.apiKey, apiSecret: streams.apiSecret }, policy: { apiKey: policy.apiKey } },
+      // The trust its reports verify against (`verify`, `verifyReport`).
+      reportTrust: sandbox.reportTrust,
     };
     io.stdout.write(`${JSON.stringify(summary)}\n`);
     io.stderr.write(text);

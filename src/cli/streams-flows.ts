@@ -10,7 +10,7 @@ import { resolveSettings } from './credentials.js';
 import { CliUsageError, EXIT } from './errors.js';
 import { writeLine, type CliIo } from './io.js';
 import { optionsHelp, streamsFlowFlagNames, streamsFlowFlags } from './flags.js';
-import { settingFlags } from './operation-command.js';
+import { settingFlags } from './setting-flags.js';
 import { compileFilter, outputFormat, printResult, toJson } from './output.js';
 import { checkParam } from './param-check.js';
 import { inHumanUnits } from './report-units.js';
@@ -67,7 +67,7 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   if (!(Number.isInteger(reconnectAttempts) && reconnectAttempts >= 1)) {
     throw new CliUsageError(`--reconnect-attempts: expected an integer ≥ 1, got ${JSON.stringify(attemptsText)}`);
   }
-  const settings = await resolveSettings(api, settingFlags(args), lastValue(args, 'profile'), io);
+  const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
   const client = await makeClient(api, settings);
   const streams = await import('../streams/index.js');
 

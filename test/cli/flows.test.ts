@@ -147,11 +147,11 @@ describe('with a listening sandbox', () => {
     expect([asTable.code, asTable.stdout, asTable.stderr]).toEqual([1, '', run.stderr]);
   });
 
-  it('--dry-run prints curl with the credentials redacted, and the streams signing inputs, sending nothing', async () => {
+  it('--dry-run prints curl with the key as its variable, and the streams signing inputs redacted, sending nothing', async () => {
     const { apiKey } = live.sandbox.credentials.channels;
     const channels = await cli(['channels', 'create-channel', '--data', '{"name":"dry"}', '--dry-run'], { env: env() });
     expect(channels.code).toBe(0);
-    expect(channels.stdout).toMatch(/^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/channels\/v1\/channels' .*-H 'authorization: <redacted>'.* --data-raw '\{"name":"dry"\}'\n$/);
+    expect(channels.stdout).toMatch(/^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/channels\/v1\/channels' .*-H "Authorization: Apikey \$SERVICE_SDK_CHANNELS_API_KEY".* --data-raw '\{"name":"dry"\}'\n$/);
     expect(channels.stdout + channels.stderr).not.toContain(apiKey);
     // Sent, the channel would exist: the sandbox creates what it is asked to.
     const listed = (await cli(['channels', 'list-channels'], { env: env() })).json.data.map((channel: { name: string }) => channel.name);

@@ -25,7 +25,10 @@ describe('service-sdk as a process', () => {
     const sandbox = start(['sandbox', '--json']);
     const sandboxDone = finish(sandbox);
     const summary = JSON.parse(await firstLine(sandbox));
-    expect(Object.keys(summary)).toEqual(['baseUrls', 'wsUrl', 'credentials']);
+    expect(Object.keys(summary)).toEqual(['baseUrls', 'wsUrl', 'credentials', 'reportTrust']);
+    // The made-up oracle network the sandbox signs with: a 0x0006 config digest per stream, f = 1, 4 signers.
+    const [digest, config] = Object.entries(summary.reportTrust as Record<string, { f: number; signers: string[] }>)[0]!;
+    expect([digest.slice(0, 6), config.f, config.signers.length]).toEqual(['0x0006', 1, 4]);
     expect(Object.keys(summary.baseUrls)).toEqual(['channels', 'streams', 'policy']);
     expect(summary.credentials.streams).toEqual({ apiKey: expect.any(String), apiSecret: expect.any(String) });
     const env = {
