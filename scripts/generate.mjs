@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import initWabt from 'wabt';
 import { parse, stringify } from 'yaml';
-import { requestChecksModule, requestChecksRuntime } from './lib/request-checks.mjs';
+import { requestChecksModules, requestChecksRuntime } from './lib/request-checks.mjs';
 import { loadLayouts, reportBuildersModule } from './lib/report-builders.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,7 +78,9 @@ for (const api of apis.filter((name) => only === undefined || name === only)) {
   writeFileSync(join(outDir, 'types', `${api}.ts`), header + astToString(ast));
   writeFileSync(join(outDir, 'operations', `${api}.ts`), header + operationTable(parse(readFileSync(bundlePath, 'utf8'))));
   // The sandbox's request checks: every operation's parameters and body, compiled from the bundle (scripts/lib/request-checks.mjs).
-  writeFileSync(join(outDir, 'request-checks', `${api}.ts`), requestChecksModule(api, parse(readFileSync(bundlePath, 'utf8'))));
+  for (const [file, text] of Object.entries(requestChecksModules(api, parse(readFileSync(bundlePath, 'utf8'))))) {
+    writeFileSync(join(outDir, 'request-checks', file), text);
+  }
   console.log(`generated ${api}`);
 }
 

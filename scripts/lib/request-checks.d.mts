@@ -1,8 +1,9 @@
 /**
- * The module text (TypeScript, Ajv standalone code) of one API's request checks, from its bundle.
- * It imports `./runtime.js`, the text of `requestChecksRuntime()`, which must be written beside it.
+ * The modules (TypeScript, Ajv standalone code) of one API's request checks, from its bundle, by file name:
+ * `<name>.ts` (exports `requestChecks`), `<name>.parameters.ts`, `<name>.bodies.ts`; `name` is the API's by default.
+ * They import `./runtime.js`, the text of `requestChecksRuntime()`, which must be written beside them.
  */
-export declare function requestChecksModule(api: string, document: Record<string, unknown>): string;
+export declare function requestChecksModules(api: string, document: Record<string, unknown>, name?: string): Record<string, string>;
 
 /** The module text of `runtime.ts`: Ajv's run-time helpers and ajv-formats' formats, bundled from `root`'s node_modules. */
 export declare function requestChecksRuntime(root: string): string;

@@ -21,11 +21,11 @@
 // - OpenAPI 3.1 schemas are JSON Schema 2020-12: Ajv's 2020-12 class, in
 //   strict mode, so a keyword Ajv does not understand fails the build instead
 //   of being ignored (OpenAPI's annotation keywords are declared as such);
-// - Ajv writes its standalone code as CommonJS; each of an API's two
-//   validator sets (parameters, bodies) is placed as it is in a function of
-//   its own, whose `exports` and `require` are that function's parameters, so
-//   Ajv's names (`validate0`, `schema1`, …) cannot meet the other set's;
-// - `require` there is the one of `runtime.ts`, Ajv's run-time helpers and
+// - each of an API's two validator sets (parameters, bodies) is a module of
+//   its own, Ajv's standalone code as it writes it, so Ajv's names
+//   (`validate0`, `schema1`, …) cannot meet the other set's; a third module
+//   holds the table of operations;
+// - the `require` that code calls is the one of `runtime.ts`, Ajv's run-time helpers and
 //   ajv-formats' formats bundled by esbuild at generate time
 //   (`requestChecksRuntime()`): the package needs neither ajv nor
 //   ajv-formats at run time, and no deep import into them.
@@ -89,6 +89,33 @@ function anchored(schema, base) {
   );
 }
 
+/**
+ * Keywords that only annotate: no check reads them. They are left out of what
+ * Ajv compiles, because its standalone code keeps each schema it compiled as
+ * a constant, and descriptions would otherwise make most of the sandbox's
+ * bundle.
+ */
+const ANNOTATIONS = new Set(['description', 'examples', 'example', 'title', 'externalDocs', 'xml', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+/** Keywords whose value maps names (of properties, definitions) to schemas: the names are kept whatever they are. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+/** Keywords whose value is data, not a schema: kept as they are. */
+const DATA = new Set(['enum', 'const', 'default', 'required', 'dependentRequired', 'type', 'discriminator', 'format', 'pattern']);
+
+/** `schema` without its annotations (`ANNOTATIONS` and `x-…`), at every depth. */
+function withoutAnnotations(schema) {
+  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const kept = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
+    if (DATA.has(key)) kept[key] = value;
+    else if (NAMED_SCHEMAS.has(key) && value !== null && typeof value === 'object') {
+      kept[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withoutAnnotations(item)]));
+    } else kept[key] = withoutAnnotations(value);
+  }
+  return kept;
+}
+
 /** The `$defs` name of an operation's JSON body: `:` appears in no component name, so it meets none. */
 const bodyDef = (operationId) => `body:${operationId}`;
 
@@ -99,9 +126,10 @@ const bodyDef = (operationId) => `body:${operationId}`;
  * `paths`, … as unknown keywords.)
  */
 function schemaResource(document, operations, bundleId) {
-  const $defs = anchored(document.components?.schemas ?? {}, '');
+  const components = Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [name, withoutAnnotations(schema)]);
+  const $defs = anchored(Object.fromEntries(components), '');
   for (const operation of operations) {
-    if (operation.bodySchema !== undefined) $defs[bodyDef(operation.operationId)] = anchored(operation.bodySchema, '');
+    if (operation.bodySchema !== undefined) $defs[bodyDef(operation.operationId)] = anchored(withoutAnnotations(operation.bodySchema), '');
   }
   return { $id: bundleId, $defs };
 }
@@ -177,7 +205,7 @@ function parametersSchema(operation, document, bundleId) {
     if (!(parameter.in in groups) || parameter.schema === undefined) continue;
     const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
     if (parameter.in === 'header' && !declaredHeaders(operation).includes(name)) continue;
-    groups[parameter.in][name] = withDefault(anchored(parameter.schema, bundleId), deref(document, parameter.schema));
+    groups[parameter.in][name] = withDefault(anchored(withoutAnnotations(parameter.schema), bundleId), deref(document, parameter.schema));
     if (parameter.required === true) required[parameter.in].push(name);
   }
   const group = (where) => ({ type: 'object', properties: groups[where], ...(required[where].length > 0 ? { required: required[where] } : {}) });
@@ -223,9 +251,16 @@ function makeAjv(resource, options) {
     validateFormats: true,
     // `oneOf` with a `discriminator` picks its branch by the named property, so a refusal names what that branch lacks.
     discriminator: true,
-    code: { source: true, esm: false, lines: false, optimize: true },
+    code: { source: true, esm: true, lines: false, optimize: true },
     ...options,
   });
+  // Ajv2020 sets both for every schema: each function it writes then tracks the
+  // properties it evaluated and carries the dynamic anchors (+5 kB gzipped in
+  // ./sandbox). Only `unevaluatedProperties`/`unevaluatedItems` and
+  // `$dynamicRef` read them, so they stay on where the resource uses those.
+  const text = JSON.stringify(resource);
+  ajv.opts.unevaluated = /"unevaluated(Properties|Items)"/.test(text);
+  ajv.opts.dynamicRef = /"\$dynamic(Ref|Anchor)"/.test(text);
   addFormats(ajv, { mode: 'fast' });
   for (const keyword of [...OPENAPI_ANNOTATIONS, ...extensionKeywords(resource)]) ajv.addKeyword({ keyword });
   ajv.addSchema(resource);
@@ -264,23 +299,33 @@ function withUsableDiscriminators(original) {
 }
 
 /**
- * Standalone code (CommonJS, as Ajv writes it) placed as it is in a function
- * of its own: its names stay inside, its `exports` and `require` are the
- * function's. The code is never edited; the `require` it calls is checked
- * against `RUNTIME_MODULES` when the module loads, and here first.
+ * A module of standalone code, as Ajv writes it (ES module, one export per
+ * operation), after one import: the `require` its code calls, the one of
+ * `runtime.ts`. The code is never edited; the modules it asks for are checked
+ * against `RUNTIME_MODULES` here, and again when it loads.
  */
-function scoped(name, code) {
+function partModule(api, what, code) {
   for (const [, specifier] of code.matchAll(/require\("([^"]+)"\)/g)) {
     if (!RUNTIME_MODULES.includes(specifier)) throw new Error(`request checks: Ajv's code needs ${specifier}; add it to RUNTIME_MODULES in scripts/lib/request-checks.mjs`);
   }
-  return `const ${name} = ((exports, require) => {\n${code}\nreturn exports;\n})({}, runtimeRequire);\n`;
+  return (
+    `// Generated by scripts/generate.mjs from openapi/${api} (scripts/lib/request-checks.mjs): the ${what} checks. Do not edit by hand.\n` +
+    `// Ajv standalone code: no eval or new Function at run time.\n` +
+    `// @ts-nocheck\n` +
+    `/* eslint-disable */\n` +
+    `import { runtimeRequire as require } from './runtime.js';\n` +
+    `${code}\n`
+  );
 }
 
 /**
- * The module text of one API's request checks. It imports `./runtime.js`
- * (`requestChecksRuntime()`), which must be written beside it.
+ * The modules of one API's request checks, by file name: `<name>.ts` (the
+ * table, by operationId), `<name>.parameters.ts` and `<name>.bodies.ts`
+ * (Ajv's code, each set in a module of its own, so their names never meet
+ * and a bundler drops what the table does not use). They import
+ * `./runtime.js` (`requestChecksRuntime()`), which must be written beside them.
  */
-export function requestChecksModule(api, document) {
+export function requestChecksModules(api, document, name = api) {
   const bundleId = `https://request-checks.local/${api}`;
   const operations = operationsOf(document);
   const resource = withUsableDiscriminators(schemaResource(document, operations, bundleId));
@@ -314,17 +359,19 @@ export function requestChecksModule(api, document) {
       return `  ${key}: { ...${JSON.stringify(entry)}, parameters: parameterChecks[${key}], body: ${body} },`;
     })
     .join('\n');
-  return (
-    `// Generated by scripts/generate.mjs from openapi/${api} (scripts/lib/request-checks.mjs). Do not edit by hand.\n` +
-    `// Regenerate with \`npm run generate\`. Ajv standalone code: no eval or new Function at run time.\n` +
-    `// @ts-nocheck\n` +
-    `/* eslint-disable */\n` +
-    `import { runtimeRequire } from './runtime.js';\n\n` +
-    scoped('parameterChecks', standaloneCode(parametersAjv, parameterExports)) +
-    scoped('bodyChecks', standaloneCode(bodyAjv, bodyExports)) +
-    `\n/** Every operation's request check, by operationId. */\n` +
-    `export const requestChecks = {\n${table}\n};\n`
-  );
+  return {
+    [`${name}.ts`]:
+      `// Generated by scripts/generate.mjs from openapi/${api} (scripts/lib/request-checks.mjs). Do not edit by hand.\n` +
+      `// Regenerate with \`npm run generate\`.\n` +
+      `// @ts-nocheck\n` +
+      `/* eslint-disable */\n` +
+      `import * as parameterChecks from './${name}.parameters.js';\n` +
+      `import * as bodyChecks from './${name}.bodies.js';\n\n` +
+      `/** Every operation's request check, by operationId. */\n` +
+      `export const requestChecks = {\n${table}\n};\n`,
+    [`${name}.parameters.ts`]: partModule(api, 'parameter', standaloneCode(parametersAjv, parameterExports)),
+    [`${name}.bodies.ts`]: partModule(api, 'body', standaloneCode(bodyAjv, bodyExports)),
+  };
 }
 
 /**

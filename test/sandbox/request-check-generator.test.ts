@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requestChecksModule } from '../../scripts/lib/request-checks.mjs';
+import { requestChecksModules } from '../../scripts/lib/request-checks.mjs';
 import { applyRequestCheck } from '../../src/sandbox/request-check.js';
 import { checksFolder } from '../support/regenerated-checks.js';
 
@@ -88,7 +88,7 @@ describe('the generated checks', () => {
   });
 
   it('are not made from a schema with a keyword Ajv does not know (strict mode)', () => {
-    expect(() => requestChecksModule('collisions', bundle({ minimun: 1 }))).toThrow(/unknown keyword: "minimun"/);
+    expect(() => requestChecksModules('collisions', bundle({ minimun: 1 }))).toThrow(/unknown keyword: "minimun"/);
   });
 
   it('import nothing at run time but their own runtime.ts (no ajv, no ajv-formats)', () => {
@@ -97,7 +97,9 @@ describe('the generated checks', () => {
     expect(files).toContain('runtime.ts');
     for (const file of files) {
       const specifiers = [...readFileSync(join(dir, file), 'utf8').matchAll(/^\s*(?:import|export)\b[^'"\n]*?from\s*['"]([^'"]+)['"]/gm)].map((match) => match[1]);
-      expect(specifiers, file).toEqual(file === 'runtime.ts' ? [] : ['./runtime.js']);
+      const api = file.replace(/\.(parameters|bodies)?\.?ts$/, '');
+      const expected = file === 'runtime.ts' ? [] : file === `${api}.ts` ? [`./${api}.parameters.js`, `./${api}.bodies.js`] : ['./runtime.js'];
+      expect(specifiers, file).toEqual(expected);
     }
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { requestChecksModule, requestChecksRuntime } from '../../scripts/lib/request-checks.mjs';
+import { requestChecksModules, requestChecksRuntime } from '../../scripts/lib/request-checks.mjs';
 import { GENERATED_REQUEST_CHECKS, type RequestChecks } from '../../src/sandbox/request-check.js';
 import { createSandboxWith, type Sandbox } from '../../src/sandbox/sandbox.js';
 
@@ -23,9 +23,8 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** The committed checks, with the channels ones regenerated from `bundle`. */
 async function checksFrom(bundle: Record<string, any>, name: string): Promise<RequestChecks> {
-  const file = join(out, `${name}.ts`);
-  writeFileSync(file, requestChecksModule('channels', bundle));
-  const { requestChecks } = (await import(pathToFileURL(file).href)) as { requestChecks: RequestChecks['channels'] };
+  for (const [file, text] of Object.entries(requestChecksModules('channels', bundle, name))) writeFileSync(join(out, file), text);
+  const { requestChecks } = (await import(pathToFileURL(join(out, `${name}.ts`)).href)) as { requestChecks: RequestChecks['channels'] };
   return { ...GENERATED_REQUEST_CHECKS, channels: requestChecks };
 }
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse } from 'yaml';
-import { requestChecksModule, requestChecksRuntime } from '../../scripts/lib/request-checks.mjs';
+import { requestChecksModules, requestChecksRuntime } from '../../scripts/lib/request-checks.mjs';
 import { GENERATED_REQUEST_CHECKS, type RequestChecks } from '../../src/sandbox/request-check.js';
 import type { SandboxApi } from '../../src/sandbox/types.js';
 
@@ -27,12 +27,11 @@ export function checksFolder(): {
   const out = mkdtempSync(join(root, '.tmp', 'checks-'));
   writeFileSync(join(out, 'runtime.ts'), requestChecksRuntime(root));
   const generate = async (api: string, bundle: Record<string, any>, name: string) => {
-    const file = join(out, `${name}.ts`);
-    writeFileSync(file, requestChecksModule(api, bundle));
-    return ((await import(pathToFileURL(file).href)) as { requestChecks: RequestChecks[SandboxApi] }).requestChecks;
+    for (const [file, text] of Object.entries(requestChecksModules(api, bundle, name))) writeFileSync(join(out, file), text);
+    return ((await import(pathToFileURL(join(out, `${name}.ts`)).href)) as { requestChecks: RequestChecks[SandboxApi] }).requestChecks;
   };
   return {
-    /** The checks of any bundle, by operationId (written as `<name>.ts`). */
+    /** The checks of any bundle, by operationId (written as `<name>.ts` and its parts). */
     generate,
     /** The committed checks, with `api`'s regenerated from `bundle`. */
     regenerate: async (api, bundle, name) => ({ ...GENERATED_REQUEST_CHECKS, [api]: await generate(api, bundle, name) }),
