@@ -446,9 +446,9 @@ describe('bundling from the installed package', () => {
     const inputs = await bundle(`import { decodeReport } from '${PKG}/report-decoder'; console.log(decodeReport);`);
     const fromPackages = inputs.filter((i) => i !== '<stdin>');
     expect(fromPackages.length).toBeGreaterThan(0);
-    // The decoder's modules, its scan's WebAssembly binary and the SDK's base error class, nothing else.
+    // The decoder's modules, its per-version builders (generated from the layouts), its scan's WebAssembly binary and the SDK's base error class, nothing else.
     for (const input of fromPackages) {
-      expect(input).toMatch(/node_modules\/@ourteam\/service-sdk\/(dist\/src\/reports\/[a-z-]+|dist\/src\/core\/sdk-error|generated\/wasm\/report-scan)\.js$/);
+      expect(input).toMatch(/node_modules\/@ourteam\/service-sdk\/(dist\/src\/reports\/[a-z-]+|dist\/generated\/reports\/builders|dist\/src\/core\/sdk-error|generated\/wasm\/report-scan)\.js$/);
     }
   });
 
