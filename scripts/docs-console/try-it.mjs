@@ -236,9 +236,12 @@ if (data !== null) {
     });
   };
   new MutationObserver(schedule).observe(document.documentElement, { childList: true, subtree: true });
-  // Hydration changes no nodes; look again until it has happened.
+  // Hydration changes no nodes: look again for a while, in case a section was
+  // there before React took it over (Redoc usually mounts them after).
+  let looks = 0;
   const waitForHydration = setInterval(() => {
     schedule();
-    if (document.querySelector('.try-it-button')) clearInterval(waitForHydration);
+    looks += 1;
+    if (looks >= 50 || document.querySelector('.try-it-button')) clearInterval(waitForHydration);
   }, 200);
 }
