@@ -83,6 +83,9 @@ function runNode(file: string): Promise<{ wallMs: number; stdout: string }> {
   });
 }
 
+/** A file name for an entry: `sandbox/msw` → `sandbox-msw`, every file in the one folder. */
+const fileOf = (entry: string): string => entry.replaceAll('/', '-');
+
 export async function benchSizeStart(): Promise<Row[]> {
   const rows: Row[] = [];
   const entries = subpathEntries();
@@ -104,11 +107,11 @@ export async function benchSizeStart(): Promise<Row[]> {
         bundle: true,
         format: 'esm',
         platform: 'node',
-        outfile: join(dir, `${entry}.mjs`),
+        outfile: join(dir, `${fileOf(entry)}.mjs`),
         logLevel: 'warning',
       });
-      writeFileSync(join(dir, `run-${entry}.mjs`), runner(`./${entry}.mjs`));
-      runners.set(entry, join(dir, `run-${entry}.mjs`));
+      writeFileSync(join(dir, `run-${fileOf(entry)}.mjs`), runner(`./${fileOf(entry)}.mjs`));
+      runners.set(entry, join(dir, `run-${fileOf(entry)}.mjs`));
     }
     const wall = new Map<string, number[]>();
     const importMs = new Map<string, number[]>();
