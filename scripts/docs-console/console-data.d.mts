@@ -13,6 +13,6 @@ export interface ConsoleOperation {
 /** The console's data for one API's page: the operations it can run and whose sandbox credentials sign them. */
 export declare function consoleData(api: string, doc: unknown): {
   api: string;
-  auth: { credentials: 'channels' | 'streams' | 'policy'; scheme: 'apikey' | 'hmac' };
+  auth: { scheme: 'hmac'; credentials: 'streams' } | { scheme: 'apikey'; credentials: 'channels' | 'policy' };
   operations: ConsoleOperation[];
 };

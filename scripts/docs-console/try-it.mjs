@@ -11,6 +11,7 @@
 // that makes the same request, with the values typed. Without JavaScript,
 // none of this exists and the page is Redoc's.
 import { sdkCallSample } from '../lib/sdk-call.mjs';
+import { fieldText, prefilled, requestFor, typedValue } from './request.mjs';
 
 const data = JSON.parse(document.getElementById('try-it-data')?.textContent ?? 'null');
 /** Operations by the last part of their Redoc section id (`<tag>/<operationid>`, lowercased). */
@@ -49,40 +50,10 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** The text an input shows for a spec value. */
-const asInput = (value) => (value === undefined ? '' : Array.isArray(value) ? value.join(',') : String(value));
-
-/** A typed value as the SDK call takes it (numbers as numbers, lists as arrays). */
-function typed(parameter, text) {
-  if (parameter.type === 'array') return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
-  if ((parameter.type === 'integer' || parameter.type === 'number') && /^-?\d+(\.\d+)?$/.test(text.trim())) return Number(text);
-  if (parameter.type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
-  return text;
-}
-
-/** The request the form describes: its URL, headers and body text. */
+/** The request the form describes (request.mjs), from its fields' texts. */
 function requestOf(operation, form) {
-  const values = operation.parameters
-    .map((parameter) => ({ parameter, text: form.querySelector(`[data-parameter="${parameter.in}:${parameter.name}"]`).value }))
-    .filter(({ text }) => text.trim() !== '');
-  const path = operation.path.replace(/\{([^}]+)\}/g, (whole, name) => {
-    const given = values.find(({ parameter }) => parameter.in === 'path' && parameter.name === name);
-    return given ? encodeURIComponent(given.text) : whole;
-  });
-  const query = new URLSearchParams();
-  const headers = [];
-  for (const { parameter, text } of values) {
-    if (parameter.in === 'header') headers.push([parameter.name, text]);
-    if (parameter.in !== 'query') continue;
-    const value = typed(parameter, text);
-    if (!Array.isArray(value)) query.append(parameter.name, String(value));
-    else if (parameter.explode) for (const item of value) query.append(parameter.name, item);
-    else query.append(parameter.name, value.join(','));
-  }
-  const bodyField = form.querySelector('[data-body]');
-  const body = bodyField && bodyField.value.trim() !== '' ? bodyField.value : undefined;
-  const search = query.toString();
-  return { url: `${operation.baseUrl}${path}${search ? `?${search}` : ''}`, headers, body, values };
+  const texts = Object.fromEntries([...form.querySelectorAll('[data-parameter]')].map((field) => [field.dataset.parameter, field.value]));
+  return requestFor(operation, texts, form.querySelector('[data-body]')?.value);
 }
 
 /** The SDK call that makes the same request, with the reader's values. */
@@ -90,7 +61,7 @@ function sampleOf(operation, form) {
   if (operation.sample !== undefined) return operation.sample;
   const { values, body } = requestOf(operation, form);
   const params = {};
-  for (const { parameter, text } of values) (params[parameter.in] ??= {})[parameter.name] = typed(parameter, text);
+  for (const { parameter, text } of values) (params[parameter.in] ??= {})[parameter.name] = typedValue(parameter, text);
   let parsed;
   if (body !== undefined) {
     try {
@@ -126,6 +97,7 @@ function showFailure(output, error) {
 
 function panelFor(operation) {
   const form = element('form', { class: 'try-it-form' });
+  const first = prefilled(operation);
   for (const parameter of operation.parameters) {
     const id = `try-it-${operation.id}-${parameter.in}-${parameter.name}`;
     form.append(
@@ -136,8 +108,8 @@ function panelFor(operation) {
         element('input', {
           id,
           'data-parameter': `${parameter.in}:${parameter.name}`,
-          value: asInput(parameter.value),
-          placeholder: parameter.example === undefined ? '' : `e.g. ${asInput(parameter.example)}`,
+          value: first.texts[`${parameter.in}:${parameter.name}`],
+          placeholder: parameter.example === undefined ? '' : `e.g. ${fieldText(parameter.example)}`,
           spellcheck: 'false',
           autocomplete: 'off',
         }),
@@ -147,7 +119,7 @@ function panelFor(operation) {
   if (operation.body !== undefined) {
     const id = `try-it-${operation.id}-body`;
     const body = element('textarea', { id, 'data-body': '', rows: '8', spellcheck: 'false' });
-    body.value = JSON.stringify(operation.body, null, 2);
+    body.value = first.bodyText;
     form.append(element('div', { class: 'try-it-field' }, element('label', { for: id, text: 'Body (JSON)' }), body));
   }
   const send = element('button', { type: 'submit', class: 'try-it-send', text: 'Send' });
@@ -176,9 +148,9 @@ function panelFor(operation) {
     send.disabled = true;
     output.replaceChildren(element('p', { class: 'try-it-status', text: 'Sending…' }));
     try {
-      const { url, headers, body } = requestOf(operation, form);
+      const { method, url, headers, body } = requestOf(operation, form);
       const sandbox = await pageSandbox();
-      showAnswer(output, await sandbox.send({ method: operation.method, url, headers, body, auth: data.auth }));
+      showAnswer(output, await sandbox.send({ method, url, headers, body, auth: data.auth }));
     } catch (error) {
       showFailure(output, error);
     } finally {
