@@ -225,6 +225,36 @@ function listFieldsOf(resolveRef, operation) {
   return fields.length > 0 ? fields : undefined;
 }
 
+/**
+ * The top-level fields of a JSON request body, for help: name, type (the
+ * item type of an array, `a|b` for a union), required mark, enum and the
+ * first line of the description. Nested shapes are left to the example.
+ */
+function bodyFieldsOf(resolveRef, raw, firstLine) {
+  const schema = resolveRef(raw);
+  if (!schema) return undefined;
+  const required = new Set([schema, ...(schema.allOf ?? []).map(resolveRef)].flatMap((part) => part?.required ?? []));
+  const typeOf = (field) => {
+    if (field.type === 'array') return `array of ${typeOf(resolveRef(field.items) ?? {})}`;
+    if (Array.isArray(field.type)) return field.type.join('|');
+    const variants = field.oneOf ?? field.anyOf;
+    if (variants) return [...new Set(variants.map((variant) => typeOf(resolveRef(variant) ?? {})))].join('|');
+    return field.type ?? (field.properties ? 'object' : 'any');
+  };
+  const fields = Object.entries(propertiesOf(resolveRef, schema)).map(([name, rawField]) => {
+    const field = resolveRef(rawField) ?? {};
+    const description = firstLine(field.description);
+    return {
+      name,
+      type: typeOf(field),
+      required: required.has(name),
+      ...(field.enum ? { enum: field.enum } : {}),
+      ...(description ? { description } : {}),
+    };
+  });
+  return fields.length > 0 ? fields : undefined;
+}
+
 function generateCliTables() {
   mkdirSync(join(outDir, 'cli'), { recursive: true });
   for (const api of apis) {
@@ -264,6 +294,7 @@ function generateCliTables() {
         const requestBody = resolveRef(operation.requestBody);
         const content = requestBody?.content?.['application/json'];
         const bodyExample = content?.example ?? resolveRef(Object.values(content?.examples ?? {})[0])?.value;
+        const bodyFields = bodyFieldsOf(resolveRef, content?.schema, firstLine);
         operations.push({
           id: operation.operationId,
           name: kebab(operation.operationId),
@@ -272,7 +303,9 @@ function generateCliTables() {
           ...(operation.summary ? { summary: firstLine(operation.summary) } : {}),
           params,
           ...(listFields ? { listFields } : {}),
-          ...(requestBody ? { body: { required: requestBody.required === true, ...(bodyExample !== undefined ? { example: bodyExample } : {}) } } : {}),
+          ...(requestBody
+            ? { body: { required: requestBody.required === true, ...(bodyFields ? { fields: bodyFields } : {}), ...(bodyExample !== undefined ? { example: bodyExample } : {}) } }
+            : {}),
         });
       }
     }

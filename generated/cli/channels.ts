@@ -185,6 +185,68 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the wallet, unique within the organisation (`409 WALLET_ALREADY_EXISTS` otherwise)."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description; an empty string means none."
+          },
+          {
+            "name": "wallet_owner_address",
+            "type": "string",
+            "required": true,
+            "description": "A 20-byte EVM account or contract address, `0x`-prefixed hex (checksummed or not)."
+          },
+          {
+            "name": "chain_selector",
+            "type": "string",
+            "required": true,
+            "description": "A chain selector: the unsigned 64-bit number that names a blockchain network across the services. Sent and received as a decimal string because it does not fit in a JSON number without loss."
+          },
+          {
+            "name": "wallet_type",
+            "type": "string",
+            "required": true,
+            "enum": [
+              "ecdsa",
+              "rsa",
+              "protected_ecdsa",
+              "protected_rsa"
+            ],
+            "description": "Signing scheme of a wallet's allowed signers: `ecdsa` (Ethereum keys), `rsa` (RSA keys), and their `protected_` variants."
+          },
+          {
+            "name": "configuration",
+            "type": "object",
+            "required": false,
+            "description": "Configuration specific to the wallet type, e.g. `allowed_signers` (a list of signer addresses for `ecdsa`). Its shape depends on `wallet_type` and is checked by the service when the wallet is created, not by this schema, so it stays an open object even in requests."
+          },
+          {
+            "name": "allowed_rsa_signers",
+            "type": "array of object",
+            "required": false,
+            "description": "Deprecated, use `configuration` instead. RSA public keys allowed to sign operations (at most 10)."
+          },
+          {
+            "name": "allowed_ecdsa_signers",
+            "type": "array of string",
+            "required": false,
+            "description": "Deprecated, use `configuration` instead. Ethereum addresses allowed to sign operations (at most 10)."
+          },
+          {
+            "name": "status_channel_id",
+            "type": "string",
+            "required": false,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          }
+        ],
         "example": {
           "name": "treasury-ops",
           "description": "Pays out settlements on Sepolia",
@@ -241,6 +303,29 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": false,
+            "description": "New name, unique within the organisation (`409 WALLET_ALREADY_EXISTS` otherwise)."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "New description; an empty string clears it."
+          },
+          {
+            "name": "status",
+            "type": "string",
+            "required": false,
+            "enum": [
+              "archived"
+            ],
+            "description": "`archived` archives the wallet; it then accepts no operations."
+          }
+        ],
         "example": {
           "name": "treasury-payouts"
         }
@@ -324,6 +409,20 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the channel, unique within the organisation (`409 CHANNEL_ALREADY_EXISTS` otherwise)."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description; an empty string means none."
+          }
+        ],
         "example": {
           "name": "treasury-settlement",
           "description": "Settlement payouts and their confirmations"
@@ -371,6 +470,29 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": false,
+            "description": "New name, unique within the organisation (`409 CHANNEL_ALREADY_EXISTS` otherwise)."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "New description; an empty string clears it."
+          },
+          {
+            "name": "status",
+            "type": "string",
+            "required": false,
+            "enum": [
+              "archived"
+            ],
+            "description": "`archived` archives the channel."
+          }
+        ],
         "example": {
           "name": "treasury-settlement-eu"
         }
@@ -527,6 +649,41 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "idempotency_key",
+            "type": "string",
+            "required": true,
+            "description": "Your deduplication key for this query, scoped to the organisation and the channel. It makes a retried `POST` safe: the same key with the same body does not start a second query, while the same key with a different body is refused with `409 IDEMPOTENCY_KEY_MISMATCH`. A retry with the same body is answered like the first request: `202` with the same `query_id` and its current status."
+          },
+          {
+            "name": "query_kind",
+            "type": "string",
+            "required": true,
+            "enum": [
+              "evm_call"
+            ],
+            "description": "Kind of chain query; `evm_call` is a read-only contract call."
+          },
+          {
+            "name": "chain_selector",
+            "type": "string",
+            "required": true,
+            "description": "A chain selector: the unsigned 64-bit number that names a blockchain network across the services. Sent and received as a decimal string because it does not fit in a JSON number without loss."
+          },
+          {
+            "name": "params",
+            "type": "object",
+            "required": true,
+            "description": "Parameters of an `evm_call` query."
+          },
+          {
+            "name": "metadata",
+            "type": "object",
+            "required": false,
+            "description": "Your own data kept with the query; it is not part of the signed result."
+          }
+        ],
         "example": {
           "idempotency_key": "balance-treasury-2025-12-01",
           "query_kind": "evm_call",
@@ -819,6 +976,23 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": false,
+            "description": "New name, unique within the channel (`409 WATCHER_ALREADY_EXISTS` otherwise)."
+          },
+          {
+            "name": "status",
+            "type": "string",
+            "required": false,
+            "enum": [
+              "archived"
+            ],
+            "description": "`archived` starts the asynchronous archive."
+          }
+        ],
         "example": {
           "name": "dta-subscriptions-v2"
         }
@@ -1058,6 +1232,44 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "chain_selector",
+            "type": "string",
+            "required": true,
+            "description": "A chain selector: the unsigned 64-bit number that names a blockchain network across the services. Sent and received as a decimal string because it does not fit in a JSON number without loss."
+          },
+          {
+            "name": "address",
+            "type": "string",
+            "required": true,
+            "description": "A 20-byte EVM account or contract address, `0x`-prefixed hex (checksummed or not)."
+          },
+          {
+            "name": "wallet_operation_id",
+            "type": "string",
+            "required": true,
+            "description": "The wallet's own number for an operation: a base-10 unsigned integer within the uint256 range (leading zeros are accepted and normalised). It is also the operation's deduplication key: creating an operation again with the same `wallet_operation_id` and the same body is a safe retry, while the same key with a different body is refused with `409 IDEMPOTENCY_KEY_MISMATCH`."
+          },
+          {
+            "name": "deadline",
+            "type": "integer",
+            "required": true,
+            "description": "Unix seconds after which the operation may no longer be carried out; `0` means no deadline."
+          },
+          {
+            "name": "transactions",
+            "type": "array of object",
+            "required": true,
+            "description": "The calls, in order (1 to 16)."
+          },
+          {
+            "name": "signature",
+            "type": "string",
+            "required": false,
+            "description": "The operation's signature, `0x`-prefixed: 65 bytes for an ECDSA signer or 256 bytes for an RSA signer. The service checks that the signer is allowed on the wallet."
+          }
+        ],
         "example": {
           "chain_selector": "16015286601757825753",
           "address": "0x5B38Da6a701c568545dCfcB03FcB875f56beddC4",

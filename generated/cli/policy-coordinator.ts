@@ -90,6 +90,38 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the policy engine."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "extractor_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Extractors to register on the engine."
+          },
+          {
+            "name": "contract_type_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Contract types to register on the engine."
+          },
+          {
+            "name": "onchain_policy_engines",
+            "type": "array of object",
+            "required": true,
+            "description": "Chains to deploy the engine on, one entry per chain."
+          }
+        ],
         "example": {
           "name": "Treasury engine",
           "description": "Runs the treasury token policies",
@@ -151,6 +183,38 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the policy engine."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "extractor_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Extractors registered on the engine."
+          },
+          {
+            "name": "contract_type_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Contract types registered on the engine."
+          },
+          {
+            "name": "onchain_policy_engines",
+            "type": "array of object",
+            "required": true,
+            "description": "Chains the engine is deployed on, one entry per chain."
+          }
+        ],
         "example": {
           "name": "Treasury engine (prod)",
           "description": "Runs the treasury token policies",
@@ -192,6 +256,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -286,6 +358,31 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the extractor."
+          },
+          {
+            "name": "supported_function_signatures",
+            "type": "array of string",
+            "required": true,
+            "description": "Functions whose calls the extractor can decode."
+          },
+          {
+            "name": "outputs",
+            "type": "array of object",
+            "required": true
+          },
+          {
+            "name": "onchain_extractors",
+            "type": "array of object",
+            "required": false,
+            "description": "The extractor's deployed contracts, one per chain."
+          }
+        ],
         "example": {
           "name": "ERC-20 transfer extractor",
           "supported_function_signatures": [
@@ -352,6 +449,31 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the extractor."
+          },
+          {
+            "name": "supported_function_signatures",
+            "type": "array of string",
+            "required": true,
+            "description": "Functions whose calls the extractor can decode."
+          },
+          {
+            "name": "outputs",
+            "type": "array of object",
+            "required": true
+          },
+          {
+            "name": "onchain_extractors",
+            "type": "array of object",
+            "required": false,
+            "description": "The extractor's deployed contracts, one per chain."
+          }
+        ],
         "example": {
           "name": "ERC-20 transfer extractor v2",
           "supported_function_signatures": [
@@ -398,6 +520,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -468,6 +598,32 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the contract type."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "contract_type_functions",
+            "type": "object",
+            "required": true,
+            "description": "The functions of the contract type, as ABI fragments."
+          },
+          {
+            "name": "extractor_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Extractors to assign to the contract type."
+          }
+        ],
         "example": {
           "name": "Mintable stablecoin",
           "description": "ERC-20 with an owner-only mint",
@@ -538,6 +694,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -623,6 +787,32 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the implementation."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": true,
+            "description": "What the policy checks."
+          },
+          {
+            "name": "policy_config_schema",
+            "type": "object",
+            "required": true,
+            "description": "A JSON Schema (draft-07) document that declares the configurable parameters of a policy implementation, extended with platform fields: - `properties`: one entry per parameter, each with `type`, `description` and a `metadata` block whose `on_chain_operations` map each kind of change (`add`, `remove`, `replace`) to the contract's setter ABI; - `policy_run_parameters`: the values the engine extracts from a call and passes to the policy's `run()` (`[]` when none); - `initial_configs`: parameter names that must be set at deployment, in the order of the contract's `configure()` arguments (`[]` when none); - `$schema`, `type: object` and `additionalProperties: false` fixed. Kept open here: it is a document, not a fixed structure."
+          },
+          {
+            "name": "onchain_policy_implementations",
+            "type": "array of object",
+            "required": false,
+            "description": "The implementation's deployed contracts, one per chain."
+          }
+        ],
         "example": {
           "name": "Treasury allowlist v2",
           "description": "Custom allowlist with per-chain entries.",
@@ -744,6 +934,26 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Name of the implementation."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": true,
+            "description": "What the policy checks."
+          },
+          {
+            "name": "onchain_policy_implementations",
+            "type": "array of object",
+            "required": true,
+            "description": "The implementation's deployed contracts, one per chain."
+          }
+        ],
         "example": {
           "name": "Treasury allowlist v2",
           "description": "Custom allowlist with per-chain entries.",
@@ -777,6 +987,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -896,6 +1114,56 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "title",
+            "type": "string",
+            "required": true,
+            "description": "Title of the target."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "policy_engine_id",
+            "type": "string",
+            "required": true,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          },
+          {
+            "name": "protected_methods",
+            "type": "array of string",
+            "required": false,
+            "description": "Signatures of the functions to protect."
+          },
+          {
+            "name": "contract_type_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Contract types to tag the target with."
+          },
+          {
+            "name": "onchain_targets",
+            "type": "array of object",
+            "required": false,
+            "description": "The target's contract per chain."
+          },
+          {
+            "name": "desired_default_allow",
+            "type": "boolean",
+            "required": false,
+            "description": "Whether a call is allowed when no policy explicitly allows or rejects it."
+          },
+          {
+            "name": "metadata",
+            "type": "object",
+            "required": false,
+            "description": "Free-form JSON to attach to the target."
+          }
+        ],
         "example": {
           "title": "USDx token",
           "description": "Treasury stablecoin",
@@ -961,6 +1229,56 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "owner",
+            "type": "string",
+            "required": false,
+            "description": "A 20-byte EVM account or contract address, `0x`-prefixed hex (checksummed or not)."
+          },
+          {
+            "name": "title",
+            "type": "string",
+            "required": true,
+            "description": "Title of the target."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "protected_methods",
+            "type": "array of string",
+            "required": false,
+            "description": "Signatures of the functions to protect."
+          },
+          {
+            "name": "contract_type_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Contract types to tag the target with."
+          },
+          {
+            "name": "onchain_targets",
+            "type": "array of object",
+            "required": false,
+            "description": "The target's contract per chain."
+          },
+          {
+            "name": "desired_default_allow",
+            "type": "boolean",
+            "required": false,
+            "description": "Whether a call is allowed when no policy explicitly allows or rejects it. Left out, the current value is kept."
+          },
+          {
+            "name": "metadata",
+            "type": "object",
+            "required": false,
+            "description": "Free-form JSON to attach to the target."
+          }
+        ],
         "example": {
           "title": "USDx token",
           "description": "Treasury stablecoin",
@@ -1006,6 +1324,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -1032,6 +1358,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "source_target_ids",
+            "type": "array of string",
+            "required": true,
+            "description": "Targets to merge in (not the destination itself)."
+          }
+        ],
         "example": {
           "source_target_ids": [
             "e763fbe5-04d5-5605-b89c-e13370efd30a"
@@ -1170,6 +1504,48 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "function_signature",
+            "type": "string",
+            "required": true,
+            "description": "A canonical Solidity function signature: the name and the parameter types, no spaces or parameter names, e.g. `transfer(address,uint256)`. Its keccak-256 hash gives the 4-byte function selector."
+          },
+          {
+            "name": "policy_instance_id",
+            "type": "string",
+            "required": true,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          },
+          {
+            "name": "policy_kind",
+            "type": "string",
+            "required": false,
+            "enum": [
+              "onchain",
+              "offchain"
+            ],
+            "description": "Kind of the policy named by `policy_instance_id`."
+          },
+          {
+            "name": "desired_position",
+            "type": "integer",
+            "required": false,
+            "description": "Position of the policy in the function's policy list."
+          },
+          {
+            "name": "onchain_target_protections",
+            "type": "array|null",
+            "required": false,
+            "description": "Chains to register the protection on (onchain policies)."
+          },
+          {
+            "name": "extractor_output_ids",
+            "type": "array of string",
+            "required": false,
+            "description": "Extractor outputs to pass to the policy as its run parameters."
+          }
+        ],
         "example": {
           "function_signature": "transfer(address,uint256)",
           "policy_instance_id": "f1b1bc72-9b3f-5e9c-84f5-75587d262442",
@@ -1248,6 +1624,13 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "onchain_target_protections",
+            "type": "array of object",
+            "required": true
+          }
+        ],
         "example": {
           "onchain_target_protections": [
             {
@@ -1292,6 +1675,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -1511,6 +1902,26 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": false,
+            "description": "Name of the policy."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "onchain_policies",
+            "type": "array of object",
+            "required": false,
+            "description": "Chains the policy is deployed on, each chain at most once."
+          }
+        ],
         "example": {
           "name": "USDx allowlist (EU desk)",
           "onchain_policies": [
@@ -1552,6 +1963,24 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          },
+          {
+            "name": "policy_kind",
+            "type": "string",
+            "required": false,
+            "enum": [
+              "onchain",
+              "offchain"
+            ],
+            "description": "Kind of the policy to archive."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -1700,6 +2129,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "config",
+            "type": "object",
+            "required": true,
+            "description": "Configuration of a `wallet_risk_scoring` offchain policy, sent on creation and on `PUT /policies/{policy_id}/config`. No other keys are accepted. The values' vocabularies (e.g. `HIGH`, `CLOSED`) are open strings."
+          }
+        ],
         "example": {
           "config": {
             "secret_name": "trmApiKey",
@@ -1738,6 +2175,20 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "patches",
+            "type": "array of object",
+            "required": false,
+            "description": "Operations, applied in order."
+          },
+          {
+            "name": "apply_onchain_policies",
+            "type": "array of object",
+            "required": false,
+            "description": "Chains to apply the patched configuration on."
+          }
+        ],
         "example": {
           "patches": [
             {
@@ -1888,6 +2339,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "grantee_org_id",
+            "type": "string",
+            "required": true,
+            "description": "An organisation identifier as the platform issues it (not a UUID): letters, digits, `.`, `_` and `-`, at most 100 characters."
+          }
+        ],
         "example": {
           "grantee_org_id": "org-northwind-markets"
         }
@@ -1936,6 +2395,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `revoked`."
+          }
+        ],
         "example": {
           "status": "revoked"
         }
@@ -2036,6 +2503,32 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Display name, unique in the organisation (`409` otherwise)."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": true,
+            "description": "Free-text description."
+          },
+          {
+            "name": "identity_registries",
+            "type": "array of object",
+            "required": false,
+            "description": "Identity registry contracts to deploy or register, at most one per chain."
+          },
+          {
+            "name": "credential_registries",
+            "type": "array of object",
+            "required": false,
+            "description": "Credential registry contracts to deploy or register, at most one per chain."
+          }
+        ],
         "example": {
           "name": "Tokenised fund investors",
           "description": "Investor identities and credentials for the ACME money-market fund",
@@ -2123,6 +2616,32 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Display name."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": true,
+            "description": "Free-text description."
+          },
+          {
+            "name": "identity_registries",
+            "type": "array of object",
+            "required": false,
+            "description": "Every identity registry contract of the registry, existing ones and new ones."
+          },
+          {
+            "name": "credential_registries",
+            "type": "array of object",
+            "required": false,
+            "description": "Every credential registry contract of the registry, existing ones and new ones."
+          }
+        ],
         "example": {
           "name": "Tokenised fund investors",
           "description": "Investor identities and credentials for the ACME money-market fund",
@@ -2176,6 +2695,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -2255,6 +2782,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "grantee_org_id",
+            "type": "string",
+            "required": true,
+            "description": "An organisation identifier as the platform issues it (not a UUID): letters, digits, `.`, `_` and `-`, at most 100 characters."
+          }
+        ],
         "example": {
           "grantee_org_id": "northwind-custody"
         }
@@ -2292,6 +2827,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `revoked`."
+          }
+        ],
         "example": {
           "status": "revoked"
         }
@@ -2385,6 +2928,44 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "title",
+            "type": "string",
+            "required": true,
+            "description": "Display title."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "entity_id",
+            "type": "string",
+            "required": true,
+            "description": "Your own identifier of the entity (customer number, LEI...)."
+          },
+          {
+            "name": "registry_id",
+            "type": "string",
+            "required": true,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          },
+          {
+            "name": "onchain_identities",
+            "type": "array of object",
+            "required": true,
+            "description": "Wallet addresses to map to the identity, per chain."
+          },
+          {
+            "name": "credentials",
+            "type": "array of object",
+            "required": false,
+            "description": "Credentials to issue to the new identity."
+          }
+        ],
         "example": {
           "title": "Harbour Point Capital LP",
           "description": "Institutional investor onboarded in January 2026",
@@ -2417,6 +2998,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "identities",
+            "type": "array of object",
+            "required": true,
+            "description": "The identities to create, each as for a single create."
+          }
+        ],
         "example": {
           "identities": [
             {
@@ -2488,6 +3077,26 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "title",
+            "type": "string",
+            "required": true,
+            "description": "Display title."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "onchain_identities",
+            "type": "array of object",
+            "required": true,
+            "description": "Every wallet address of the identity, per chain."
+          }
+        ],
         "example": {
           "title": "Harbour Point Capital LP",
           "description": "Institutional investor onboarded in January 2026",
@@ -2601,6 +3210,38 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "registry_id",
+            "type": "string",
+            "required": true,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          },
+          {
+            "name": "title",
+            "type": "string",
+            "required": true,
+            "description": "Display title."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "credential_type",
+            "type": "string",
+            "required": true,
+            "description": "The credential type's name (e.g. `common.KYC`); unique in the registry (`409` otherwise)."
+          },
+          {
+            "name": "data_schema_id",
+            "type": "string",
+            "required": false,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          }
+        ],
         "example": {
           "registry_id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
           "title": "KYC passed",
@@ -2650,6 +3291,20 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "title",
+            "type": "string",
+            "required": true,
+            "description": "Display title."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          }
+        ],
         "example": {
           "title": "KYC passed (enhanced due diligence)",
           "description": "Investor passed enhanced know-your-customer checks"
@@ -2793,6 +3448,38 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "credential_type_id",
+            "type": "string",
+            "required": true,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          },
+          {
+            "name": "identity_id",
+            "type": "string",
+            "required": true,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          },
+          {
+            "name": "credential_data",
+            "type": "object|array of any",
+            "required": false,
+            "description": "The credential's payload, validated against the credential type's data schema. Required when the credential type has a data schema; leave it out otherwise."
+          },
+          {
+            "name": "external_unique_id",
+            "type": "string",
+            "required": false,
+            "description": "Your own unique identifier of the credential (e.g. the KYC provider's check ID)."
+          },
+          {
+            "name": "expires_at",
+            "type": "integer",
+            "required": false,
+            "description": "An instant as whole seconds since the Unix epoch (UTC). The coordinator sends most of its timestamps (`created_at`, `updated_at`, `granted_at`, `expires_at`...) in this form, not as RFC 3339 strings; the few fields it documents as `date-time` strings say so where they appear."
+          }
+        ],
         "example": {
           "credential_type_id": "93dca081-f274-4b10-a5b3-c4287a016390",
           "identity_id": "3d6f4a2b-9c1e-4b7a-8f5d-6e2c1a9b0d34",
@@ -2842,6 +3529,20 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "external_unique_id",
+            "type": "string",
+            "required": true,
+            "description": "Your own unique identifier of the credential."
+          },
+          {
+            "name": "expires_at",
+            "type": "integer",
+            "required": false,
+            "description": "An instant as whole seconds since the Unix epoch (UTC). The coordinator sends most of its timestamps (`created_at`, `updated_at`, `granted_at`, `expires_at`...) in this form, not as RFC 3339 strings; the few fields it documents as `date-time` strings say so where they appear."
+          }
+        ],
         "example": {
           "external_unique_id": "kyc-check-20261210-9102",
           "expires_at": 1830297600
@@ -2999,6 +3700,32 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": true,
+            "description": "Display name."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "data_validator_implementation_id",
+            "type": "string",
+            "required": true,
+            "description": "A resource identifier, an RFC 9562 UUID in its lowercase hyphenated form."
+          },
+          {
+            "name": "onchain_data_validators",
+            "type": "array of object",
+            "required": false,
+            "description": "Chains to deploy on; each chain at most once."
+          }
+        ],
         "example": {
           "name": "Investor jurisdiction check",
           "description": "Accepts accreditation credentials from approved jurisdictions only",
@@ -3071,6 +3798,26 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "name",
+            "type": "string",
+            "required": false,
+            "description": "Display name."
+          },
+          {
+            "name": "description",
+            "type": "string",
+            "required": false,
+            "description": "Free-text description."
+          },
+          {
+            "name": "onchain_data_validators",
+            "type": "array of object",
+            "required": false,
+            "description": "Chains the instance is deployed on; each chain at most once."
+          }
+        ],
         "example": {
           "name": "Investor jurisdiction check (EU and UK)",
           "description": "Accepts accreditation credentials from approved jurisdictions only",
@@ -3117,6 +3864,14 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "status",
+            "type": "string",
+            "required": true,
+            "description": "Always `archived`."
+          }
+        ],
         "example": {
           "status": "archived"
         }
@@ -3143,6 +3898,20 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "patches",
+            "type": "array of object",
+            "required": false,
+            "description": "The operations, applied in order."
+          },
+          {
+            "name": "on_chains",
+            "type": "array of object",
+            "required": false,
+            "description": "Chains to apply the patch on; at least one."
+          }
+        ],
         "example": {
           "patches": [
             {
@@ -3201,6 +3970,13 @@ export const table = {
       ],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "wallets",
+            "type": "array of object",
+            "required": true
+          }
+        ],
         "example": {
           "wallets": [
             {

@@ -16,6 +16,50 @@ export const table = {
       "params": [],
       "body": {
         "required": true,
+        "fields": [
+          {
+            "name": "caller_address",
+            "type": "string",
+            "required": true,
+            "description": "A 20-byte EVM account or contract address, `0x`-prefixed hex (checksummed or not)."
+          },
+          {
+            "name": "subject",
+            "type": "string",
+            "required": true,
+            "description": "A 20-byte EVM account or contract address, `0x`-prefixed hex (checksummed or not)."
+          },
+          {
+            "name": "function_signature",
+            "type": "string",
+            "required": true,
+            "description": "Canonical ABI signature of the protected function, without spaces or parameter names, e.g. `transfer(address,uint256)`. The service derives the four-byte selector from it."
+          },
+          {
+            "name": "parameters",
+            "type": "object",
+            "required": true,
+            "description": "The function's arguments as a JSON object, keyed by argument name. Kept with the evaluation as context; the keys and value types are yours to choose (large integers as decimal strings)."
+          },
+          {
+            "name": "permit_parameters",
+            "type": "array of string",
+            "required": false,
+            "description": "The ABI-encoded permit parameters: `0x`-prefixed 32-byte words that the service forwards to the evaluation workflow for address screening and to which the onchain permit is bound exactly. For `transfer(address,uint256)` send `[from, to, amount]`, each left-padded to 32 bytes. Optional; send it whenever the permit must be bound to exact arguments."
+          },
+          {
+            "name": "chain_selector",
+            "type": "string",
+            "required": true,
+            "description": "A chain selector: the unsigned 64-bit number that names a blockchain network across the services. Sent and received as a decimal string because it does not fit in a JSON number without loss."
+          },
+          {
+            "name": "unique_evaluation_id",
+            "type": "string",
+            "required": true,
+            "description": "Your identifier for this evaluation intent, unique within the organisation, and the deduplication key of the request: resending it returns the existing evaluation instead of starting a new one. Any non-empty string; a prefix plus a UUIDv7 (`transfer-018f6b3e-...`) works well."
+          }
+        ],
         "example": {
           "caller_address": "0x7563f6632677aDA0E0F8F0d8734b4D2327DA39eA",
           "subject": "0x2d8af333D9498f45B21C8Fe8F40724112EF1b69e",

@@ -1,10 +1,9 @@
 /** Help texts, from the spec tables: the program, one API, one operation. */
 
 import { CLI_APIS, type CliApi } from './apis.js';
-import { describeSchema } from './param-check.js';
 import { commandFlagsOf, optionsHelp } from './flags.js';
 import { pagingOf } from './paging.js';
-import type { CliOperation, CliTable } from './spec-table.js';
+import type { CliOperation, CliTable, ParamSchema } from './spec-table.js';
 import { waitFlowOf } from './waits.js';
 
 export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter> <value>…] [options]
@@ -42,6 +41,27 @@ export function apiHelp(api: CliApi, table: CliTable): string {
   ].join('\n');
 }
 
+/** The expected form of a parameter, for help: `integer ≥ 1 ≤ 100`, `one of a|b`, `uuid`. */
+export function describeSchema(schema: ParamSchema): string {
+  if (schema.type === 'array') return `list of ${describeSchema(schema.items ?? { type: 'string' })}, comma-separated or repeated`;
+  if (schema.enum) return `one of ${schema.enum.join('|')}`;
+  const bounds = [schema.minimum !== undefined ? `≥ ${schema.minimum}` : '', schema.maximum !== undefined ? `≤ ${schema.maximum}` : ''].filter(Boolean);
+  const base = schema.format && schema.type === 'string' ? schema.format : schema.type;
+  const pattern = schema.pattern && !schema.format ? ` matching ${schema.pattern}` : '';
+  return `${base}${bounds.length ? ` ${bounds.join(' ')}` : ''}${pattern}`;
+}
+
+/** The body's fields, one line each: name, type (or its enum), required mark, then the description. */
+function bodyFieldLines(fields: NonNullable<NonNullable<CliOperation['body']>['fields']>): string[] {
+  const typeOf = (field: (typeof fields)[number]) => (field.enum ? `one of ${field.enum.join('|')}` : field.type);
+  const nameWidth = Math.max(...fields.map((field) => field.name.length));
+  const typeWidth = Math.max(...fields.map((field) => typeOf(field).length));
+  return fields.flatMap((field) => [
+    `  ${field.name.padEnd(nameWidth)}  ${typeOf(field).padEnd(typeWidth)}${field.required ? '  (required)' : ''}`.trimEnd(),
+    ...(field.description ? [`      ${field.description}`] : []),
+  ]);
+}
+
 function exampleText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
@@ -61,6 +81,7 @@ export function operationHelp(api: CliApi, operation: CliOperation): string {
   }
   if (operation.body) {
     lines.push(`body: --data <json|@file|@->${operation.body.required ? '  (required)' : ''}`);
+    if (operation.body.fields) lines.push(...bodyFieldLines(operation.body.fields));
     if (operation.body.example !== undefined) lines.push(`  example: --data '${JSON.stringify(operation.body.example)}'`);
     lines.push('');
   }

@@ -16,7 +16,7 @@ import { CliUsageError } from './errors.js';
 import { operationHelp } from './help.js';
 import { writeLine, type CliIo } from './io.js';
 import { compileFilter, outputFormat, printApiErrorBody, printResult } from './output.js';
-import { checkParam } from './param-check.js';
+import { checkedRequest } from './spec-check.js';
 import { pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
 import type { CliOperation } from './spec-table.js';
@@ -24,19 +24,6 @@ import { parseDuration } from './duration.js';
 import { followWork } from './follow-work.js';
 import { waitFlowOf } from './waits.js';
 
-/** The request's parameters by place, checked; a missing required one is named. */
-export function collectParams(operation: CliOperation, args: ParsedArgs): Record<'path' | 'query' | 'header', Record<string, unknown>> {
-  const out = { path: {}, query: {}, header: {} } as Record<'path' | 'query' | 'header', Record<string, unknown>>;
-  for (const param of operation.params) {
-    const texts = args.flags.get(param.flag);
-    if (texts === undefined) {
-      if (param.required) throw new CliUsageError(`missing required --${param.flag} (${param.in} parameter ${param.name})`);
-      continue;
-    }
-    out[param.in][param.name] = checkParam(param, texts);
-  }
-  return out;
-}
 
 
 /** Why a flag of the command line does not apply to `operation`, for the error that refuses it. */
@@ -67,7 +54,6 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   if (args.positionals.length > 0) {
     throw new CliUsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}: parameters are given as --<name> <value>`);
   }
-  const params = collectParams(operation, args);
   const dataSpec = lastValue(args, 'data');
   if (dataSpec !== undefined && operation.body === undefined) throw new CliUsageError(`--data: ${operation.name} takes no request body`);
   if (dataSpec === undefined && operation.body?.required) throw new CliUsageError(`missing --data: ${operation.name} needs a JSON request body`);
@@ -91,6 +77,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   const waitTimeoutText = lastValue(args, 'wait-timeout') ?? DEFAULT_WAIT_TIMEOUT;
   const waitTimeout = parseDuration('wait-timeout', waitTimeoutText);
   const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
+  const params = await checkedRequest(api, operation, args, body);
 
   const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
   const captured: CapturedRequest[] = [];

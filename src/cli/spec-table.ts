@@ -42,7 +42,17 @@ export interface CliOperation {
   params: CliParam[];
   /** The item fields of a list answer, in the spec's order. */
   listFields?: string[];
-  body?: { required: boolean; example?: unknown };
+  body?: { required: boolean; fields?: BodyField[]; example?: unknown };
+}
+
+/** A top-level field of a request body, for help. */
+export interface BodyField {
+  name: string;
+  /** `string`, `array of object`, `string|null`… */
+  type: string;
+  required: boolean;
+  enum?: readonly unknown[];
+  description?: string;
 }
 
 export interface CliTable {

@@ -12,7 +12,7 @@ import { writeLine, type CliIo } from './io.js';
 import { optionsHelp, streamsFlowFlagNames, streamsFlowFlags } from './flags.js';
 import { settingFlags } from './setting-flags.js';
 import { compileFilter, outputFormat, printResult, toJson } from './output.js';
-import { checkParam } from './param-check.js';
+import { checkedValue } from './spec-check.js';
 import { inHumanUnits } from './report-units.js';
 import { findOperation, loadTable } from './spec-table.js';
 
@@ -42,10 +42,10 @@ async function feedIDsOf(api: CliApi, args: ParsedArgs): Promise<string[]> {
   if (args.positionals.length === 0 && listed.length === 0) throw new CliUsageError('expected at least one feed ID (0x followed by 64 hex digits)');
   const latest = findOperation(await loadTable(api), 'getLatestReport')!;
   const param = latest.params.find((candidate) => candidate.name === 'feedID')!;
-  return [
-    ...args.positionals.map((feedID) => checkParam(param, [feedID], `feed ID ${JSON.stringify(feedID)}`) as string),
-    ...listed.map((feedID) => checkParam(param, [feedID], '--feed-ids') as string),
-  ];
+  const checked: string[] = [];
+  for (const feedID of args.positionals) checked.push((await checkedValue(api, latest, param, feedID, `feed ID ${JSON.stringify(feedID)}`)) as string);
+  for (const feedID of listed) checked.push((await checkedValue(api, latest, param, feedID, '--feed-ids')) as string);
+  return checked;
 }
 
 export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[number], rest: readonly string[], io: CliIo): Promise<number> {

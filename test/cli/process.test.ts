@@ -17,7 +17,7 @@ describe('service-sdk as a process', () => {
       finish(start(['channels', 'list-networks'], { SERVICE_SDK_CHANNELS_BASE_URL: 'http://127.0.0.1:9/v1', SERVICE_SDK_CHANNELS_API_KEY: 'k' })),
     ]);
     expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('usage: service-sdk <api> <operation>')]);
-    expect([usage.code, usage.stderr]).toEqual([2, 'service-sdk: --wallet-id: expected uuid, got "nope"\n']);
+    expect([usage.code, usage.stderr]).toEqual([2, 'service-sdk: --wallet-id: expected a UUID, got "nope"\n']);
     expect([unreachable.code, unreachable.stderr]).toEqual([3, expect.stringContaining('no answer')]);
   });
 

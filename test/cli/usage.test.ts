@@ -35,15 +35,15 @@ const cases: [kind: string, argv: string[], stderr: RegExp][] = [
   ['unknown flag', ['channels', 'list-wallets', '--limt', '5'], /unknown flag --limt \(did you mean --limit\?\)/],
   ['missing required path parameter', ['channels', 'get-wallet'], /missing required --wallet-id \(path parameter wallet_id\)/],
   ['missing required query parameter', ['reporting', 'list-policies'], /missing required --as-of \(query parameter as_of\)/],
-  ['path uuid', ['channels', 'get-wallet', '--wallet-id', 'not-a-uuid'], /--wallet-id: expected uuid, got "not-a-uuid"/],
-  ['path pattern', ['reporting', 'get-transaction', '--chain-selector', 'sepolia', '--tx-hash', `0x${'ab'.repeat(32)}`], /--chain-selector: expected string matching/],
-  ['query pattern', ['streams', 'get-latest-report', '--feed-id', '0x12'], /--feed-id: expected string matching/],
-  ['query enum', ['channels', 'list-wallets', '--chain-environment', 'devnet'], /--chain-environment: expected one of mainnet\|testnet, got "devnet"/],
-  ['query integer', ['channels', 'list-wallets', '--limit', 'ten'], /--limit: expected integer ≥ 1 ≤ 100, got "ten"/],
-  ['query integer bounds', ['channels', 'list-wallets', '--limit', '101'], /--limit: expected integer ≥ 1 ≤ 100, got "101"/],
-  ['query boolean', ['coordinator', 'list-targets', '--include-granted=maybe'], /--include-granted: expected boolean, got "maybe"/],
-  ['query list item', ['streams', 'get-bulk-reports', '--feed-ids', `${ETH_USD},0x12`, '--timestamp', '1700000000'], /--feed-ids: expected string matching .*, got "0x12"/],
-  ['query date-time', ['reporting', 'list-policies', '--as-of', 'yesterday'], /--as-of: expected date-time, got "yesterday"/],
+  ['path uuid', ['channels', 'get-wallet', '--wallet-id', 'not-a-uuid'], /--wallet-id: expected a UUID, got "not-a-uuid"/],
+  ['path pattern', ['reporting', 'get-transaction', '--chain-selector', 'sepolia', '--tx-hash', `0x${'ab'.repeat(32)}`], /--chain-selector: expected a string matching \^\[0-9\]\{1,20\}\$, got "sepolia"/],
+  ['query pattern', ['streams', 'get-latest-report', '--feed-id', '0x12'], /--feed-id: expected a string matching .*, got "0x12"/],
+  ['query enum', ['channels', 'list-wallets', '--chain-environment', 'devnet'], /--chain-environment: expected one of mainnet, testnet, got "devnet"/],
+  ['query integer', ['channels', 'list-wallets', '--limit', 'ten'], /--limit: expected an integer, got "ten"/],
+  ['query integer bounds', ['channels', 'list-wallets', '--limit', '101'], /--limit: expected a number <= 100, got 101/],
+  ['query boolean', ['coordinator', 'list-targets', '--include-granted=maybe'], /--include-granted: expected true or false, got "maybe"/],
+  ['query list item', ['streams', 'get-bulk-reports', '--feed-ids', `${ETH_USD},0x12`, '--timestamp', '1700000000'], /--feed-ids: expected a string matching .*"0x12"/],
+  ['query date-time', ['reporting', 'list-policies', '--as-of', 'yesterday'], /--as-of: expected an RFC 3339 date-time .*, got "yesterday"/],
   ['body that does not parse', ['channels', 'create-channel', '--data', '{"name": }'], /--data: not valid JSON at line 1, column 10 \(position 9\)/],
   ['missing required body', ['channels', 'create-channel'], /missing --data: create-channel needs a JSON request body/],
   ['body on an operation without one', ['channels', 'get-channel', '--channel-id', CHANNEL, '--data', '{}'], /--data: get-channel takes no request body/],
@@ -55,7 +55,7 @@ const cases: [kind: string, argv: string[], stderr: RegExp][] = [
   ['--wait on an operation that starts nothing', ['channels', 'list-wallets', '--wait'], /--wait: list-wallets starts no work to wait for/],
   ['--network', ['streams', 'list-streams', '--network', 'devnet'], /--network: expected one of testnet\|mainnet/],
   ['streams latest without a feed', ['streams', 'latest'], /expected at least one feed ID/],
-  ['streams latest with a bad feed', ['streams', 'latest', '0x12'], /feed ID "0x12": expected string matching/],
+  ['streams latest with a bad feed', ['streams', 'latest', '0x12'], /feed ID "0x12": expected a string matching/],
   ['streams watch with a base URL of its own and no WebSocket host', ['streams', 'watch', ETH_USD], /streams watch: .*give --ws-url \(or SERVICE_SDK_STREAMS_WS_URL\)/],
 ];
 
@@ -114,7 +114,7 @@ describe('bad usage: exit 2, nothing sent', () => {
     expect(operation.stdout).toMatch(/--chain-environment <one of mainnet\|testnet>/);
     expect(operation.stdout).toContain('--all walks every page');
     const create = await cli(['channels', 'create-wallet', '--help']);
-    expect(create.stdout).toMatch(/body: --data <json\|@file\|@->  \(required\)\n  example: --data '\{"name":"treasury-ops"/);
+    expect(create.stdout).toMatch(/body: --data <json\|@file\|@->  \(required\)\n(.*\n)*  example: --data '\{"name":"treasury-ops"/);
     const byId = await cli(['channels', 'listWallets', '--help']);
     expect(byId.stdout).toBe(operation.stdout);
     expect((await cli(['policy-coordinator', 'list-policies', '--help'])).code).toBe(0);
