@@ -1,11 +1,14 @@
 // The sandbox fuzzed from the specs: for every operation of the five APIs,
 // valid requests (the spec's examples, else made from the schemas) and
 // invalid variants of them, one broken constraint each
-// (test/support/request-variants.ts). An invalid variant must get a 4xx that
-// names the field; a valid one must pass the request check and be answered,
-// or refused for a business reason, never with a 5xx or an answer its spec
-// does not document (every answer is validated, objects closed). Seeded and
-// bounded: the same requests every run.
+// (test/support/request-variants.ts). An invalid variant must be refused by
+// the generated request check, with a 4xx that names the field; a valid one
+// must pass the check and be answered, or refused for a business reason,
+// never with a 5xx or an answer its spec does not document (every answer is
+// validated, objects closed). The share answered 2xx is printed with the
+// run (issue 32 asks for ≥ 90% per API, from requests that name records the
+// sandbox holds: not reached yet). Seeded and bounded: the same requests
+// every run.
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GENERATED_REQUEST_CHECKS, type RequestCheck, type RequestChecks } from '../../src/sandbox/request-check.js';
@@ -50,7 +53,16 @@ function recordingChecks(): { checks: RequestChecks; refused: () => boolean; cle
       Object.fromEntries(
         Object.entries(table).map(([operationId, check]) => [
           operationId,
-          { ...check, parameters: wrap(check.parameters), body: check.body && wrap(check.body), bodyRequired: check.bodyRequired },
+          {
+            ...check,
+            parameters: wrap(check.parameters),
+            body: check.body && wrap(check.body),
+            // Read only for a request with no body, which the check then refuses if the body is required.
+            get bodyRequired() {
+              if (check.bodyRequired) refused = true;
+              return check.bodyRequired;
+            },
+          },
         ]),
       ),
     ]),
@@ -138,7 +150,7 @@ afterAll(() => {
   // The figures the closing note of issue 27 asks for, printed with the run.
   for (const [api, c] of counts) {
     console.log(
-      `fuzz ${api}: ${c.operations} operations, ${c.valid} valid requests (${c.validAnswered} answered 2xx/3xx, ${c.validBusinessRefusals} refused for a business reason: ${JSON.stringify(c.refusalStatuses)}), ` +
+      `fuzz ${api}: ${c.operations} operations, ${c.valid} valid requests (${c.validAnswered} answered 2xx, ${c.validBusinessRefusals} refused for a business reason: ${JSON.stringify(c.refusalStatuses)}), ` +
         `${c.invalid} invalid variants, ${c.refusedAsExpected} refused as expected; by constraint: ${Object.entries(c.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}`,
     );
   }
@@ -165,7 +177,7 @@ describe.each(SANDBOX_APIS.map((api) => [api]))('fuzz %s', (api) => {
           if (outcome.violation !== undefined) failures.push(`${op.operationId} valid: ${outcome.violation}`);
           else if (outcome.refusedByCheck) failures.push(`${op.operationId} valid request refused by the check: ${outcome.status} ${outcome.message}`);
           else if (outcome.status >= 500) failures.push(`${op.operationId} valid: ${outcome.status} ${outcome.message}`);
-          else if (outcome.status < 400) c.validAnswered++;
+          else if (outcome.status < 300) c.validAnswered++;
           else if (outcome.status === 400 && !businessRefusal(op.operationId, outcome.message)) {
             failures.push(`${op.operationId} valid request refused with a 400 the spec does not explain: ${outcome.message}`);
           } else {
@@ -180,6 +192,7 @@ describe.each(SANDBOX_APIS.map((api) => [api]))('fuzz %s', (api) => {
             const label = `${op.operationId} ${variant.kind} at ${variant.where}`;
             if (got.violation !== undefined) failures.push(`${label}: ${got.violation}`);
             else if (got.status < 400 || got.status >= 500) failures.push(`${label}: answered ${got.status}`);
+            else if (!got.refusedByCheck) failures.push(`${label}: ${got.status} from the handler, not the generated check: ${got.message}`);
             else if (!got.message.includes(variant.names)) failures.push(`${label}: ${got.status} does not name ${variant.names}: ${got.message}`);
             else c.refusedAsExpected++;
           }
