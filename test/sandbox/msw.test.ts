@@ -4,6 +4,7 @@
 // `setupServer(...sandboxHandlers(sandbox))`. Every connection to a host other
 // than the loopback is refused and recorded, so a request that leaked to the
 // network would show.
+import http from 'node:http';
 import https from 'node:https';
 import { build } from 'esbuild';
 import { setupServer } from 'msw/node';
@@ -45,10 +46,10 @@ afterAll(() => {
   sandbox.close();
 });
 
-/** GET through `node:https`, which MSW intercepts below `http.request`. */
+/** GET through `node:https` (or `node:http` for an http URL), which MSW intercepts below `request()`. */
 function httpsGet(url: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    https
+    (url.startsWith('http:') ? http : https)
       .request(url, { headers }, (response) => {
         let text = '';
         response.setEncoding('utf8');
@@ -107,6 +108,18 @@ describe('one sandbox behind setupServer', () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('node:http on a plain http base URL', async () => {
+    const plain = 'http://channels.internal.example/v1';
+    server.use(...sandboxHandlers(sandbox, { baseUrls: { channels: plain } }));
+    try {
+      expect(await httpsGet(`${plain}/networks`, auth)).toMatchObject({ status: 200, body: { data: expect.arrayContaining([expect.objectContaining({ name: expect.any(String) })]) } });
+    } finally {
+      server.resetHandlers();
+    }
+    expect(network.attempts).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+
   it('policy on its default host', async () => {
     const engines = await unwrap(policy.coordinator.GET('/policy-engines'));
     expect(engines.policy_engines.length).toBeGreaterThan(0);
@@ -114,9 +127,10 @@ describe('one sandbox behind setupServer', () => {
   });
 
   it('a request under a base URL that the sandbox does not serve is a 404 naming why, never the network', async () => {
+    // Below an API's base URL: that API's own 404.
     const underChannels = await fetch(`${ACME}/no-such-thing`, { headers: auth });
     expect(underChannels.status).toBe(404);
-    expect(JSON.stringify(await underChannels.json())).toContain('/no-such-thing');
+    expect(await underChannels.json()).toMatchObject({ type: 'NOT_FOUND', message: expect.stringContaining('/no-such-thing') });
 
     // Below the policy host but outside its three APIs: the sandbox's usage error, as the answer's body.
     const underPolicy = await fetch('https://ace.api.chain.link/v2/nothing', { headers: auth });
