@@ -14,7 +14,7 @@ const live = useListeningSandbox({ pace: 0 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
@@ -58,9 +58,10 @@ describe('the sandbox WebSocket', () => {
     const { stream, events, received, done } = open([ETH_USD, BTC_USD]);
     await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
     const start = nowSeconds();
-    for (let i = 0; i < 5; i++) {
+    for (let i = 1; i <= 5; i++) {
       live.sandbox.advance(1_000);
-      await sleep(150);
+      // That second's reports delivered before the next one is due: the feed's own pace, not a guess of it.
+      await until(() => received.filter((r) => r.observationsTimestamp === start + i).length === 2, `the reports of second ${i}`);
     }
     await until(() => received.length >= 10, '10 reports');
     await stream.close();
@@ -75,11 +76,12 @@ describe('the sandbox WebSocket', () => {
     const { stream, events, received, done } = open([ETH_USD]);
     await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
     const start = nowSeconds();
+    const delivered = (second: number) => received.some((r) => r.observationsTimestamp === second);
     live.sandbox.advance(1_000);
-    await sleep(150);
+    await until(() => delivered(start + 1), 'the report of the first second');
     live.sandbox.streamOrigins.drop('001');
     live.sandbox.advance(1_000);
-    await sleep(150);
+    await until(() => delivered(start + 2), 'the report of the second second, from origin 002 alone');
     live.sandbox.streamOrigins.drop('002');
     await until(() => events.some((e) => e.type === 'origin-lost' && e.origin.includes('002')), 'the second origin to be lost');
     // Published while no origin is up: only the REST API has these.

@@ -36,7 +36,7 @@ afterEach(() => {
   network.restore();
 });
 
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);

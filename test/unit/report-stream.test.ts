@@ -54,6 +54,10 @@ afterEach(async () => {
 const ofType = <T extends ReportStreamEvent['type']>(events: ReportStreamEvent[], type: T) =>
   events.filter((e): e is Extract<ReportStreamEvent, { type: T }> => e.type === type);
 
+/** Whether `events` hold a gap-filled event of every stream of `feeds`. */
+const filledEvery = (feeds: readonly string[], events: readonly ReportStreamEvent[]) =>
+  feeds.every((feedID) => events.some((e) => e.type === 'gap-filled' && e.feedID === feedID));
+
 const total = (h: Harness) => h.server.feeds.reduce((sum, feedID) => sum + h.server.history(feedID).length, 0);
 
 describe('streamReports: two origins', () => {
@@ -107,7 +111,8 @@ describe('streamReports: two origins', () => {
     await waitFor(() => received.length >= duringOutage + 10, 'reports from the other origin meanwhile');
     server.restoreOrigin('001');
     await waitFor(() => server.connectionCount('001') === 1, 'origin 001 to be reconnected');
-    await sleep(20);
+    // The reconnect's backfill of every stream, which the checks below count on (not a guess of how long it takes).
+    await waitFor(() => filledEvery(server.feeds, events), "the reconnect's backfill of every stream");
     stopPublishing();
     await waitFor(() => received.length === total(harness!), 'every report');
     await stream.close();
@@ -166,10 +171,13 @@ describe('streamReports: two origins', () => {
     stopPublishing = publishEvery(server, 2);
     await waitFor(() => received.length >= 10, 'the first reports');
     const connected = (origin: string) => ofType(events, 'connected').filter((e) => e.origin === origin).length;
+    const lost = (origin: string) => ofType(events, 'origin-lost').filter((e) => e.origin === origin).length;
     const cycle = async (origin: string) => {
       const before = connected(origin);
+      const lostBefore = lost(origin);
       server.killOrigin(origin);
-      await sleep(15);
+      // Down until the stream has seen it go, however slow the machine: then the restore is a reconnect.
+      await waitFor(() => lost(origin) > lostBefore, `origin ${origin} to be lost`);
       server.restoreOrigin(origin);
       await waitFor(() => connected(origin) > before, `origin ${origin} to be reconnected`);
     };
@@ -180,7 +188,9 @@ describe('streamReports: two origins', () => {
       await cycle('002');
       await cycle('001');
     }
-    await sleep(30);
+    // Each stream's backfill after the last reconnect, then the stream is closed (not a fill cut off by close()).
+    const lastConnected = events.map((e) => e.type).lastIndexOf('connected');
+    await waitFor(() => filledEvery(server.feeds, events.slice(lastConnected)), 'the backfill after the last reconnect');
     stopPublishing();
     await waitFor(() => received.length === total(harness!), 'every report');
     await stream.close();
@@ -216,7 +226,8 @@ describe('streamReports: two origins', () => {
     server.restoreOrigin('002');
     server.restoreOrigin('001');
     await waitFor(() => ofType(events, 'gap-filled').length === 2, 'the gap of both streams to be filled');
-    await sleep(20);
+    const afterFill = received.length;
+    await waitFor(() => received.length > afterFill, 'live reports after the gap');
     stopPublishing();
     await waitFor(() => received.length === total(harness!), 'every report');
     await stream.close();
@@ -251,7 +262,8 @@ describe('streamReports: two origins', () => {
     expect(ofType(events, 'origin-lost')[0]).toEqual({ type: 'origin-lost', origin: '001', reason: 'pong-timeout' });
     await waitFor(() => ofType(events, 'gap-filled').length >= 2, 'the gap to be filled');
     expect(received.length).toBeGreaterThan(before);
-    await sleep(20);
+    const afterFill = received.length;
+    await waitFor(() => received.length > afterFill, 'live reports after the gap');
     stopPublishing();
     await waitFor(() => received.length === total(harness!), 'every report');
     await stream.close();
@@ -428,10 +440,10 @@ describe('streamReports: refused credentials', () => {
     expect(error).toBeInstanceOf(ReportStreamAuthError);
     expect(error).toMatchObject({ status: 403 });
     expect(['001', '002']).toContain((error as ReportStreamAuthError).origin);
-    await sleep(100); // many reconnect delays (10–40 ms): a retry would show
+    // No timer left means no reconnect scheduled: a retry cannot come later, however slow the machine.
+    await expectNothingOpen(server, timers);
     expect(server.requests.upgrade).toBeLessThanOrEqual(2);
     expect(ofType(events, 'reconnecting')).toEqual([]);
-    await expectNothingOpen(server, timers);
   });
 
   it('an upgrade refused with 401 through a standard (Deno-style) WebSocket is an auth error too', async () => {
