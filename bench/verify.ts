@@ -12,7 +12,7 @@
  * first-use cost (compiling it) are reported as values.
  */
 import { gzipSync } from 'node:zlib';
-import { secp256k1 } from '@noble/curves/secp256k1';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { decodeAbiParameters, keccak256, recoverAddress, concat, type Hex } from 'viem';
 import { SECP256K1_WASM } from '../generated/wasm/secp256k1.js';
 import { verifyReport } from '../src/reports/index.js';
@@ -53,8 +53,8 @@ export async function benchVerify(options: { scale?: number } = {}): Promise<Row
   if (!first.valid || !(await verifyWithViem(fullReport, don.trust))) throw new Error('verify bench: a contender refused a valid report');
 
   const hash = Uint8Array.from(Buffer.from(reportHash(parts.reportContext, parts.reportBlob).slice(2), 'hex'));
-  const nobleSignatures = parts.signatures.map((s) => secp256k1.Signature.fromCompact(`${s.r.slice(2)}${s.s.slice(2)}`).addRecoveryBit(s.v));
-  secp256k1.utils.precompute(8);
+  const nobleSignatures = parts.signatures.map((s) => secp256k1.Signature.fromBytes(Buffer.from(`${s.r.slice(2)}${s.s.slice(2)}`, 'hex'), 'compact').addRecoveryBit(s.v));
+  secp256k1.Point.BASE.precompute(8);
 
   const contenders: Contender[] = [
     { name: 'viem', run: () => verifyWithViem(fullReport, don.trust) },
@@ -64,7 +64,7 @@ export async function benchVerify(options: { scale?: number } = {}): Promise<Row
   const stats = await measure(contenders, { warmup: 20, samples: Math.max(20, Math.round(200 * scale)), rounds: 10, minSampleNs: 1_000_000 });
   const label: Record<string, string> = {
     viem: 'viem: decodeAbiParameters + keccak256 + 6 × recoverAddress (baseline)',
-    noble: '@noble/curves alone: 6 × recoverPublicKey, base tables precomputed (no hashing)',
+    noble: '@noble/curves 2.4 alone: 6 × recoverPublicKey, base tables precomputed (no hashing)',
     ours: 'ours: verifyReport (libsecp256k1 WebAssembly)',
   };
   const rows: Row[] = contenders.map((c) =>

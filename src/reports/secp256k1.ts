@@ -12,9 +12,15 @@
  * and edge runtimes lack): the hash and the signature are written into its
  * input buffers, `recover` fills the public-key buffer.
  *
+ * Where the runtime refuses to compile WebAssembly from bytes (a Worker
+ * bundled without the `workerd` condition), `@noble/curves` does the same
+ * work in JavaScript, ~20–40 times slower, with the same results: recovery
+ * is exact either way, and both sign deterministically (RFC 6979, low s).
+ *
  * Semantics are the precompile's: r and s in [1, n − 1], no low-s rule, the
  * recovery id 0 or 1 (v = 27 or 28) only; anything else recovers nothing.
  */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { SECP256K1_WASM } from '#secp256k1-wasm';
 import { SdkError } from '../core/sdk-error.js';
@@ -53,6 +59,29 @@ interface Engine {
 }
 
 let engine: Engine | undefined;
+/** 'wasm' until the module fails to compile here (or a test says otherwise); then `@noble/curves`. */
+let engineName: 'wasm' | 'js' = 'wasm';
+
+/**
+ * Chooses the implementation (tests run every check with both); returns the
+ * one in use before. Not part of the public API.
+ */
+export function useSecp256k1Engine(name: 'wasm' | 'js'): 'wasm' | 'js' {
+  const before = engineName;
+  engineName = name;
+  return before;
+}
+
+/** The engine in use: the WebAssembly module, or undefined for `@noble/curves` (the module cannot be compiled here). */
+function wasmEngine(): Engine | undefined {
+  if (engineName === 'js') return undefined;
+  try {
+    return ready();
+  } catch {
+    engineName = 'js';
+    return undefined;
+  }
+}
 
 /** The module's two imports: a seed for its context (only signing would use it) and its error callback. */
 const IMPORTS = {
@@ -127,7 +156,15 @@ function addressHex(bytes: Uint8Array): string {
  */
 export function ecrecover(hash: Uint8Array, signature: Uint8Array, v: number): string | undefined {
   if ((v !== 27 && v !== 28) || !isScalar(signature, 0) || !isScalar(signature, 32)) return undefined;
-  const engine = ready();
+  const engine = wasmEngine();
+  if (engine === undefined) {
+    try {
+      const point = secp256k1.Signature.fromBytes(signature, 'compact').addRecoveryBit(v - 27).recoverPublicKey(hash);
+      return addressHex(keccak_256(point.toBytes(false).subarray(1)));
+    } catch {
+      return undefined; // r is no point's x, or the key would be the point at infinity
+    }
+  }
   engine.hash.set(hash);
   engine.signature.set(signature);
   // 0: r is not the x of a point, or the recovered key is the point at infinity.
@@ -153,7 +190,8 @@ function checkPrivateKey(privateKey: Uint8Array): void {
  */
 export function addressOf(privateKey: Uint8Array): string {
   checkPrivateKey(privateKey);
-  const engine = ready();
+  const engine = wasmEngine();
+  if (engine === undefined) return addressHex(keccak_256(secp256k1.getPublicKey(privateKey, false).subarray(1)));
   try {
     engine.privateKey.set(privateKey);
     engine.pointFromScalar(PUBLIC_KEY_LENGTH);
@@ -170,7 +208,11 @@ export function addressOf(privateKey: Uint8Array): string {
  */
 export function signHash(hash: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recoveryId: number } {
   checkPrivateKey(privateKey);
-  const engine = ready();
+  const engine = wasmEngine();
+  if (engine === undefined) {
+    const recovered = secp256k1.sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
+    return { signature: recovered.slice(1), recoveryId: recovered[0]! };
+  }
   try {
     engine.hash.set(hash);
     engine.privateKey.set(privateKey);

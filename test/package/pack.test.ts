@@ -298,7 +298,8 @@ describe('the packed tarball', () => {
     expect(Object.keys(tree.dependencies)).toEqual([PKG]);
     // The sandbox's request checks carry Ajv's helpers (generated/request-checks/runtime.ts): no ajv here.
     // jmespath (Apache-2.0): the command line's --filter.
-    expect(installedBelow(tree.dependencies[PKG])).toEqual(['@noble/hashes', 'jmespath', 'openapi-fetch', 'ws']);
+    // @noble/curves (MIT): secp256k1 in JavaScript where a runtime compiles no WebAssembly (verifyReport, the sandbox's signatures).
+    expect(installedBelow(tree.dependencies[PKG])).toEqual(['@noble/curves', '@noble/hashes', 'jmespath', 'openapi-fetch', 'ws']);
   });
 });
 

@@ -2,6 +2,7 @@
 // sandbox.reportTrust (checked independently with viem's recoverAddress
 // too), through the REST helpers and the live stream with { verify }.
 import { concat, decodeAbiParameters, keccak256, recoverAddress, toHex, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createStreamsClient, getLatestReport, getReportsPage, streamReports, verifyReport, type Report } from '../../src/streams/index.js';
@@ -24,6 +25,9 @@ describe('the sandbox signs like a DON', () => {
       expect(config.f).toBe(1);
       expect(config.signers).toHaveLength(4);
     }
+    // The signers are the addresses of the sandbox's made-up keys (derived by viem here).
+    const keys = [0, 1, 2, 3].map((i) => keccak256(toHex(`service-sdk sandbox oracle ${i}`)));
+    expect(entries[0]![1].signers).toEqual(keys.map((key) => privateKeyToAccount(key).address.toLowerCase()));
   });
 
   it('serves reports signed by f + 1 of its signers: verifyReport and viem agree', async () => {

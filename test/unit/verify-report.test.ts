@@ -2,7 +2,8 @@
 // test/support/signed-reports.ts): what the on-chain Verifier accepts it
 // accepts, what the Verifier refuses it refuses, with the reason.
 import { recoverAddress, toHex, type Hex } from 'viem';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signHash, useSecp256k1Engine } from '../../src/reports/secp256k1.js';
 import * as decoderEntry from '../../src/reports/index.js';
 import * as streamsEntry from '../../src/streams/index.js';
 import { ConfigurationError, SdkError } from '../../src/core/errors.js';
@@ -34,7 +35,11 @@ function reasonOf(result: ReturnType<typeof verifyReport>): string {
   return result.reason;
 }
 
-describe('verifyReport, f = 1 (4 signers, 2 signatures)', () => {
+// Every vector with both implementations: libsecp256k1 (WebAssembly) and, where a runtime compiles no
+// WebAssembly, @noble/curves.
+describe.each(['wasm', 'js'] as const)('verifyReport, f = 1 (4 signers, 2 signatures), %s engine', (engine) => {
+  beforeAll(() => void useSecp256k1Engine(engine));
+  afterAll(() => void useSecp256k1Engine('wasm'));
   let don: TestDon;
   let valid: { fullReport: Hex; parts: ReportParts };
   beforeAll(async () => {
@@ -172,5 +177,19 @@ describe('ReportVerificationError', () => {
     expect(error.message).toContain('signature 1 recovers 0xabc');
     expect(streamsEntry.verifyReport).toBe(verifyReport);
     expect(streamsEntry.ReportVerificationError).toBe(ReportVerificationError);
+  });
+});
+
+describe('the two secp256k1 engines', () => {
+  it('sign alike (RFC 6979, low s): the sandbox serves the same bytes in every runtime', () => {
+    const hash = Uint8Array.from({ length: 32 }, (_, i) => i * 7);
+    const key = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+    const wasm = signHash(hash, key);
+    useSecp256k1Engine('js');
+    try {
+      expect(signHash(hash, key)).toEqual(wasm);
+    } finally {
+      useSecp256k1Engine('wasm');
+    }
   });
 });

@@ -14,7 +14,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createHmacSigner } from '../../core/hmac/index.js';
 import { encodeFullReport, encodeReportBlob, type ReportFieldValue } from '../../reports/encode.js';
-import { addressOf, signHash } from '../../reports/secp256k1.js';
+import { signHash } from '../../reports/secp256k1.js';
 import type { ReportTrust } from '../../reports/verify-types.js';
 import { SANDBOX_STREAMS } from './catalog.js';
 
@@ -29,11 +29,17 @@ const privateKey = (label: string): Uint8Array => keccak_256(utf8ToBytes(`servic
 const DON_KEYS = Array.from({ length: 3 * SANDBOX_DON_F + 1 }, (_, i) => privateKey(`oracle ${i}`));
 const STRANGER_KEY = privateKey('stranger');
 
-let signerAddresses: readonly string[] | undefined;
-/** The DON's signer addresses (lowercase), derived once on first use. */
-function signers(): readonly string[] {
-  return (signerAddresses ??= Object.freeze(DON_KEYS.map(addressOf)));
-}
+/**
+ * The DON's signer addresses (lowercase), the addresses of DON_KEYS: written
+ * out (a test derives them again) so that making a sandbox compiles no
+ * WebAssembly, which some runtimes refuse.
+ */
+const SIGNERS: readonly string[] = Object.freeze([
+  '0x2a9f0e0dc255c518484a4514400909bd43257e7e',
+  '0x5d3e29d1ca069021e94ba8622b35f67c92ccb513',
+  '0x2166ad49ad08efa4f1b296ea4316f027647ef53e',
+  '0x873c50011c7c20ec89980839e8f74fbdc98fd23f',
+]);
 
 // SHA-256 through the SDK's signer, as history.ts hashes its words (the key is unused).
 const hasher = createHmacSigner('sandbox report words');
@@ -53,7 +59,7 @@ let trust: ReportTrust | undefined;
 /** The sandbox's trust: every catalog stream's configuration (digest → f and the DON's signers). */
 export function sandboxReportTrust(): ReportTrust {
   trust ??= Object.freeze(
-    Object.fromEntries(SANDBOX_STREAMS.map((stream) => [configDigestOf(stream.record.feedID), Object.freeze({ f: SANDBOX_DON_F, signers: signers() })])),
+    Object.fromEntries(SANDBOX_STREAMS.map((stream) => [configDigestOf(stream.record.feedID), Object.freeze({ f: SANDBOX_DON_F, signers: SIGNERS })])),
   );
   return trust;
 }
