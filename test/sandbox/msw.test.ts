@@ -120,6 +120,23 @@ describe('one sandbox behind setupServer', () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('a path two APIs share is served by the API whose base URL the request is under, whatever key it carries', async () => {
+    const policyHost = 'https://policy.acme.example';
+    server.use(...sandboxHandlers(sandbox, { baseUrls: { channels: ACME, policy: policyHost } }));
+    try {
+      // GET /v1/wallets is channels' and the policy coordinator's: a wrong key is refused by the right API, not left ambiguous.
+      const wrongKey = { Authorization: 'Apikey someone-else' };
+      const channelsRefusal = await fetch(`${ACME}/wallets`, { headers: wrongKey });
+      const coordinatorRefusal = await fetch(`${policyHost}/v1/wallets`, { headers: wrongKey });
+      expect([channelsRefusal.status, coordinatorRefusal.status]).toEqual([401, 401]);
+      const coordinator = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, baseUrl: policyHost, retry: false });
+      expect((await unwrap(coordinator.coordinator.GET('/policy-engines'))).policy_engines.length).toBeGreaterThan(0);
+    } finally {
+      server.resetHandlers();
+    }
+    expect(network.attempts).toEqual([]);
+  });
+
   it('policy on its default host', async () => {
     const engines = await unwrap(policy.coordinator.GET('/policy-engines'));
     expect(engines.policy_engines.length).toBeGreaterThan(0);
@@ -171,6 +188,7 @@ describe('sandboxHandlers() arguments', () => {
   it('refuses what is not a sandbox, naming it', () => {
     expect(() => sandboxHandlers({} as never)).toThrow(SandboxUsageError);
     expect(() => sandboxHandlers({} as never)).toThrow(/sandboxHandlers\(\): the first argument must be a sandbox from createSandbox\(\)/);
+    expect(() => sandboxHandlers(sandbox, null as never)).toThrow(/^sandboxHandlers\(\): options must be an object/);
   });
 
   it('refuses a base URL a client would not take, naming the field and never quoting a password', () => {

@@ -30,8 +30,9 @@ export interface SandboxHandlersOptions {
  * `setupWorker(...)` (browsers), global `fetch`, `node:http`/`https` and the
  * SDK's clients without a `fetch` option all reach the same stateful sandbox.
  * A request under those base URLs that the sandbox does not serve is
- * answered `404` with `{ type: 'SANDBOX_USAGE_ERROR', message }` naming why,
- * never sent to the network; requests elsewhere are left to MSW's
+ * answered `404` naming why (the API's own `NOT_FOUND` below an API's base
+ * URL, `{ type: 'SANDBOX_USAGE_ERROR', message }` where no API fits), never
+ * sent to the network; requests elsewhere are left to MSW's
  * `onUnhandledRequest`. Streams' HMAC signatures are checked as the sandbox
  * always checks them, and its faults (`sandbox.inject`) apply (`drop`
  * is a network error).
