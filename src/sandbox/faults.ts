@@ -1,6 +1,7 @@
 import { describe } from '../core/options.js';
 import { SandboxUsageError } from './errors.js';
 import { operationKey, operationsNamed, unknownRouteProblem } from './fault-routes.js';
+import type { ReportSigning } from './streams/don.js';
 import type { SandboxApi } from './types.js';
 
 /** A fault to inject into the next matching requests, so users can test their own retry and timeout handling. */
@@ -32,9 +33,18 @@ export interface FaultSpec {
    * must cover the body, not only the headers.
    */
   bodyDelayMs?: number;
+  /**
+   * Serve the streams API's reports forged (latest, at a time, bulk, page):
+   * `'stranger'`, one signature by a key that is no signer's; or
+   * `'too_few_signatures'`, f signatures instead of f + 1. With `verify`
+   * the SDK refuses them (`not_a_signer`, `signature_count`); for testing
+   * your handling of forged reports.
+   */
+  reports?: ReportSigning;
 }
 
-const FIELDS: readonly (keyof FaultSpec)[] = ['route', 'status', 'times', 'retryAfter', 'delayMs', 'drop', 'bodyDelayMs'];
+const FIELDS: readonly (keyof FaultSpec)[] = ['route', 'status', 'times', 'retryAfter', 'delayMs', 'drop', 'bodyDelayMs', 'reports'];
+const REPORT_FAULTS: readonly ReportSigning[] = ['stranger', 'too_few_signatures'];
 
 /**
  * How an injected dropped connection surfaces: through `sandbox.fetch` as the
@@ -139,8 +149,14 @@ function checkFault(spec: unknown): asserts spec is FaultSpec {
   if (drop === true && (status !== undefined || fault.bodyDelayMs !== undefined)) {
     throw refuse(`drop: true sends no answer, so its ${status !== undefined ? 'status' : 'bodyDelayMs'} would never be seen; give one or the other`);
   }
-  if (status === undefined && drop !== true && fault.delayMs === undefined && fault.bodyDelayMs === undefined) {
-    throw refuse('give a status, drop: true, a delayMs or a bodyDelayMs');
+  if (fault.reports !== undefined && !(REPORT_FAULTS as readonly unknown[]).includes(fault.reports)) {
+    throw refuse(`reports must be one of ${REPORT_FAULTS.map((k) => `'${k}'`).join(', ')}, got ${describe(fault.reports)}`);
+  }
+  if (fault.reports !== undefined && (status !== undefined || drop === true)) {
+    throw refuse(`reports: the forged reports would never be seen behind its ${status !== undefined ? 'status' : 'drop'}; give one or the other`);
+  }
+  if (status === undefined && drop !== true && fault.delayMs === undefined && fault.bodyDelayMs === undefined && fault.reports === undefined) {
+    throw refuse('give a status, drop: true, a delayMs, a bodyDelayMs or reports');
   }
 }
 

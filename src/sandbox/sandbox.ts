@@ -233,6 +233,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
         headers: request.headers,
         body: parseBody(bodyText),
         authenticated: auth === 'ok',
+        reportSigning: fault?.reports,
       };
       // The spec's own checks first (generated from the bundle); handlers see only requests their spec allows, with its defaults.
       const check = requestChecks[found.api][operationId];

@@ -3,6 +3,7 @@
  * validation, listening) and the behaviour of each API. A behaviour is a
  * table of handlers, one per operationId of its spec, over its own state.
  */
+import type { ReportSigning } from './streams/don.js';
 import type { RequestProblem } from './request-check.js';
 
 export type SandboxApi = 'channels' | 'streams' | 'policy-coordinator' | 'policy-evaluation' | 'policy-reporting';
@@ -30,6 +31,8 @@ export interface SandboxRequest {
   readonly body: unknown;
   /** True when the request carried valid credentials (streams discovery also answers anonymous callers). */
   readonly authenticated: boolean;
+  /** How its reports are signed: by the sandbox's oracle network, or forged by a `reports` fault. */
+  readonly reportSigning?: ReportSigning | undefined;
 }
 
 /** What a handler answers; the core turns it into a `Response`. */

@@ -5,7 +5,8 @@ import { concat, decodeAbiParameters, keccak256, recoverAddress, toHex, type Hex
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { createStreamsClient, getLatestReport, getReportsPage, streamReports, verifyReport, type Report } from '../../src/streams/index.js';
+import { createStreamsClient, getLatestReport, getReportsPage, ReportVerificationError, streamReports, verifyReport, type Report } from '../../src/streams/index.js';
+import { rejection } from '../support/rejection.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
@@ -62,5 +63,27 @@ describe('the sandbox signs like a DON', () => {
     expect(received.every((r) => verifyReport(r.fullReport, sandbox.reportTrust).valid)).toBe(true);
     expect(stream.stats).toMatchObject({ unverified: 0, skipped: 0 });
     expect(stream.stats.verified).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('report faults: a forged report on purpose', () => {
+  it('serves the next report signed by a stranger, or with too few signatures; verify refuses each, then genuine ones come back', async () => {
+    const client = createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch });
+    const verify = { verify: sandbox.reportTrust };
+    sandbox.inject({ route: 'getLatestReport', reports: 'stranger' });
+    expect(((await rejection(getLatestReport(client, ETH_USD, verify))) as ReportVerificationError).reason).toBe('not_a_signer');
+    sandbox.inject({ route: 'getReportsPage', reports: 'too_few_signatures' });
+    const page = rejection(getReportsPage(client, { feedID: ETH_USD, startTimestamp: Math.floor(sandbox.clock.now() / 1000) - 3, limit: 2 }, verify));
+    expect(((await page) as ReportVerificationError).reason).toBe('signature_count');
+    // Used up: the next answers are genuine; without verify a forged report passes unnoticed.
+    await expect(getLatestReport(client, ETH_USD, verify)).resolves.toMatchObject({ feedID: ETH_USD });
+    sandbox.inject({ route: 'getLatestReport', reports: 'stranger' });
+    const forged = await getLatestReport(client, ETH_USD);
+    expect(verifyReport(forged.fullReport, sandbox.reportTrust)).toMatchObject({ valid: false, reason: 'not_a_signer' });
+  });
+
+  it('refuses a reports fault with a status (which would hide it) or an unknown kind', () => {
+    expect(() => sandbox.inject({ route: 'getLatestReport', reports: 'stranger', status: 500 })).toThrow(/reports/);
+    expect(() => sandbox.inject({ route: 'getLatestReport', reports: 'unsigned' as never })).toThrow(/stranger.*too_few_signatures/);
   });
 });

@@ -49,35 +49,35 @@ export function createReportHandlers(clock: SandboxClock): Record<ReportOperatio
   const nowSeconds = () => Math.floor(clock.now() / 1000);
 
   return {
-    getLatestReport({ query }) {
+    getLatestReport({ query, reportSigning }) {
       const stream = requireStream(feedIdArgument(query, 'feedID'));
       const now = nowSeconds();
       const last = lastSecond(stream, now);
       if (last < firstSecond(stream)) throw noReport(stream, undefined, now);
-      return { status: 200, body: { report: reportAt(stream, last) } };
+      return { status: 200, body: { report: reportAt(stream, last, reportSigning) } };
     },
 
-    getReportAtTimestamp({ query }) {
+    getReportAtTimestamp({ query, reportSigning }) {
       const stream = requireStream(feedIdArgument(query, 'feedID'));
       const t = secondsArgument(query, 'timestamp');
       const now = nowSeconds();
       if (!hasReportAt(stream, t, now)) throw noReport(stream, t, now);
-      return { status: 200, body: { report: reportAt(stream, t) } };
+      return { status: 200, body: { report: reportAt(stream, t, reportSigning) } };
     },
 
-    getBulkReports({ query }) {
+    getBulkReports({ query, reportSigning }) {
       const streams = feedIdsArgument(query, 'feedIDs').map((feedID) => requireStream(feedID));
       const t = secondsArgument(query, 'timestamp');
       const now = nowSeconds();
       const present = streams.filter((stream) => hasReportAt(stream, t, now));
-      return { status: present.length === streams.length ? 200 : 206, body: { reports: present.map((stream) => reportAt(stream, t)) } };
+      return { status: present.length === streams.length ? 200 : 206, body: { reports: present.map((stream) => reportAt(stream, t, reportSigning)) } };
     },
 
-    getReportsPage({ query }) {
+    getReportsPage({ query, reportSigning }) {
       const stream = requireStream(feedIdArgument(query, 'feedID'));
       const from = secondsArgument(query, 'startTimestamp');
       const limit = Math.min(optionalIntegerArgument(query, 'limit') ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_REPORTS);
-      return { status: 200, body: { reports: reportsFrom(stream, from, limit, nowSeconds()) } };
+      return { status: 200, body: { reports: reportsFrom(stream, from, limit, nowSeconds(), reportSigning) } };
     },
 
     listStreams({ query, authenticated }) {

@@ -59,10 +59,10 @@ export function reportAt(stream: CatalogStream, t: number, signing: ReportSignin
  * Up to `limit` consecutive reports of the stream from second `from` (or from
  * its first report, if later), in time order; empty when there are none yet.
  */
-export function reportsFrom(stream: CatalogStream, from: number, limit: number, nowSeconds: number): Report[] {
+export function reportsFrom(stream: CatalogStream, from: number, limit: number, nowSeconds: number, signing: ReportSigning = 'don'): Report[] {
   const start = Math.max(from, firstSecond(stream));
   const end = Math.min(lastSecond(stream, nowSeconds), start + limit - 1);
   const reports: Report[] = [];
-  for (let t = start; t <= end; t++) reports.push(reportAt(stream, t));
+  for (let t = start; t <= end; t++) reports.push(reportAt(stream, t, signing));
   return reports;
 }
