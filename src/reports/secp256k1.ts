@@ -14,7 +14,7 @@
  *
  * Where the runtime refuses to compile WebAssembly from bytes (a Worker
  * bundled without the `workerd` condition), `@noble/curves` does the same
- * work in JavaScript, ~20–40 times slower, with the same results: recovery
+ * work in JavaScript, 7–40 times slower, with the same results: recovery
  * is exact either way, and both sign deterministically (RFC 6979, low s).
  *
  * Semantics are the precompile's: r and s in [1, n − 1], no low-s rule, the
