@@ -35,6 +35,9 @@ export const FLAGS = {
   network: { usage: '--network testnet|mainnet', help: 'the streams deployment, when no --base-url is given' },
   'ws-url': { usage: '--ws-url <url>', help: 'the WebSocket host of the live stream' },
   profile: { usage: '--profile <name>', help: 'a saved profile (service-sdk profile set)' },
+  verbose: { boolean: true, short: 'v', usage: '-v, --verbose', help: 'each request and answer on stderr (method, URL, headers, status, time; credentials redacted)' },
+  include: { boolean: true, short: 'i', usage: '-i, --include', help: "the answer's status line and headers before the body" },
+  header: { short: 'H', usage: "-H, --header 'Name: value'", help: 'a request header (repeatable; not the credentials\' headers)' },
   decode: { boolean: true, usage: '--decode', help: "each report's values in human units" },
   count: { usage: '--count <n>', help: 'stop after this many reports' },
   'reconnect-attempts': { usage: '--reconnect-attempts <n>', help: 'failed connections in a row before giving up, exit 3 (default 10)' },
@@ -43,7 +46,7 @@ export const FLAGS = {
 
 export type FlagName = keyof typeof FLAGS;
 
-const COMMON: readonly FlagName[] = ['help', 'output', 'filter', 'base-url', 'api-key', 'profile'];
+const COMMON: readonly FlagName[] = ['help', 'output', 'filter', 'base-url', 'api-key', 'profile', 'verbose', 'include', 'header'];
 const STREAMS: readonly FlagName[] = ['api-secret', 'network'];
 
 function flagMap(names: readonly FlagName[]): Map<string, FlagSpec> {
@@ -71,7 +74,7 @@ export function operationFlags(api: CliApi, operation: CliOperation): Map<string
 
 /** The flags of `streams latest` and `streams watch`. */
 export function streamsFlowFlagNames(flow: 'latest' | 'watch'): FlagName[] {
-  return [...COMMON, ...STREAMS, ...(flow === 'latest' ? (['decode'] as const) : (['ws-url', 'count', 'reconnect-attempts', 'feed-ids'] as const))];
+  return [...COMMON.filter((name) => name !== 'include'), ...STREAMS, ...(flow === 'latest' ? (['decode'] as const) : (['ws-url', 'count', 'reconnect-attempts', 'feed-ids'] as const))];
 }
 
 export function streamsFlowFlags(flow: 'latest' | 'watch'): Map<string, FlagSpec> {

@@ -7,6 +7,7 @@ import type { CliOperation, CliTable, ParamSchema } from './spec-table.js';
 import { waitFlowOf } from './waits.js';
 
 export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter> <value>…] [options]
+       service-sdk <api> request <METHOD> <path> [--data <json>]
        service-sdk streams latest <feedID>… [--decode]
        service-sdk streams watch <feedID>…
        service-sdk sandbox [--port N] [--json]

@@ -72,6 +72,10 @@ async function dispatch(io: CliIo): Promise<number> {
     io.stdout.write(apiHelp(api, table));
     return EXIT.ok;
   }
+  if (second === 'request') {
+    const { runRequest } = await import('./request-command.js');
+    return runRequest(api, rest, io);
+  }
   if (api.name === 'streams' && (second === 'latest' || second === 'watch')) {
     const { runStreamsFlow } = await import('./streams-flows.js');
     return runStreamsFlow(api, second, rest, io);

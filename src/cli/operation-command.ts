@@ -9,7 +9,9 @@ import { isSet, lastValue, parseArgs, type ParsedArgs } from './argv.js';
 import { operationFlags } from './flags.js';
 import { readBody } from './body.js';
 import { makeClient, type LooseClient } from './clients.js';
+import { wantsColour } from './colour.js';
 import { envName, resolveSettings } from './credentials.js';
+import { conventionFetch, parseHeaders } from './http-conventions.js';
 import { settingFlags } from './setting-flags.js';
 import { capturingFetch, curlCommand, signingInputs, type CapturedRequest } from './dry-run.js';
 import { CliUsageError } from './errors.js';
@@ -81,7 +83,8 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
 
   const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
   const captured: CapturedRequest[] = [];
-  const client = await makeClient(api, settings, dryRun ? capturingFetch(captured) : undefined);
+  const http = conventionFetch({ headers: parseHeaders(args.flags.get('header') ?? []), verbose: isSet(args, 'verbose') }, io, dryRun ? capturingFetch(captured) : undefined);
+  const client = await makeClient(api, settings, http.fetch);
   const init = { params, ...(body === undefined ? {} : { body }), signal: io.signal };
 
   if (dryRun) {
@@ -106,6 +109,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
     await unwrap(result);
     // A HEAD answer is its headers.
     value = operation.method === 'HEAD' ? Object.fromEntries((await result).response.headers) : await unwrap(result);
+    if (isSet(args, 'include')) io.stdout.write(`${http.lastAnswerHead() ?? ''}\n\n`);
   } catch (error) {
     await printApiErrorBody(io.stdout, error, format);
     throw error;
@@ -116,6 +120,6 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
     value = followed.value;
     code = followed.code;
   }
-  await printResult(io.stdout, value, format, filter, operation.listFields);
+  await printResult(io.stdout, value, format, filter, operation.listFields, wantsColour(io));
   return code;
 }

@@ -14,6 +14,7 @@
  */
 import { CliUsageError } from './errors.js';
 import { writeLine, type CliOutput } from './io.js';
+import { colourJson } from './colour.js';
 import { epochToIso, isTimeField } from './times.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'table';
@@ -51,9 +52,12 @@ export function toJson(value: unknown, pretty: boolean): string {
 }
 
 /** Prints a result in `format`; `fields` are the item fields of a list answer (a table's header when it is empty). */
-export async function printResult(out: CliOutput, value: unknown, format: OutputFormat, filter?: Filter, fields?: readonly string[]): Promise<void> {
+export async function printResult(out: CliOutput, value: unknown, format: OutputFormat, filter?: Filter, fields?: readonly string[], colour = false): Promise<void> {
   const shown = filter ? filter(value) : value;
-  if (format === 'json') return writeLine(out, toJson(shown, out.isTTY === true));
+  if (format === 'json') {
+    const text = toJson(shown, out.isTTY === true);
+    return writeLine(out, colour ? colourJson(text) : text);
+  }
   if (format === 'ndjson') {
     const items = Array.isArray(shown) ? shown : listItems(shown) ?? [shown];
     for (const item of items) await writeLine(out, toJson(item, false));

@@ -11,6 +11,7 @@ import { CliUsageError, EXIT } from './errors.js';
 import { writeLine, type CliIo } from './io.js';
 import { optionsHelp, streamsFlowFlagNames, streamsFlowFlags } from './flags.js';
 import { settingFlags } from './setting-flags.js';
+import { conventionFetch, parseHeaders } from './http-conventions.js';
 import { compileFilter, outputFormat, printResult, toJson } from './output.js';
 import { checkedValue } from './spec-check.js';
 import { inHumanUnits } from './report-units.js';
@@ -68,7 +69,8 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
     throw new CliUsageError(`--reconnect-attempts: expected an integer ≥ 1, got ${JSON.stringify(attemptsText)}`);
   }
   const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
-  const client = await makeClient(api, settings);
+  const http = conventionFetch({ headers: parseHeaders(args.flags.get('header') ?? []), verbose: isSet(args, 'verbose') }, io);
+  const client = await makeClient(api, settings, http.fetch);
   const streams = await import('../streams/index.js');
 
   if (flow === 'latest') {

@@ -127,7 +127,7 @@ describe('with a listening sandbox', () => {
   it('prints JSON pretty on a terminal and compact in a pipe, NDJSON, tables and filters', async () => {
     const piped = await cli(['channels', 'list-networks'], { env: env() });
     expect(lines(piped.stdout)).toHaveLength(1);
-    const terminal = await cli(['channels', 'list-networks'], { env: env(), tty: true });
+    const terminal = await cli(['channels', 'list-networks'], { env: { ...env(), NO_COLOR: '1' }, tty: true });
     expect(terminal.stdout).toBe(`${JSON.stringify(piped.json, null, 2)}\n`);
     const ndjson = await cli(['channels', 'list-networks', '--output', 'ndjson'], { env: env() });
     expect(lines(ndjson.stdout).map((line) => JSON.parse(line))).toEqual(piped.json.data);

@@ -1,0 +1,85 @@
+/**
+ * `service-sdk <api> request <METHOD> <path> [--data …]`: a raw request by
+ * path, as `gh api /path` takes one, through the same typed client (signed,
+ * retried, its errors typed and exit codes as for any operation). The path
+ * must be one the API documents (its query string is passed as it is): an
+ * unknown one is refused before anything is sent, with the nearest
+ * documented path.
+ */
+import type { CliApi } from './apis.js';
+import { isSet, lastValue, nearest, parseArgs, type FlagSpec } from './argv.js';
+import { readBody } from './body.js';
+import { makeClient } from './clients.js';
+import { wantsColour } from './colour.js';
+import { resolveSettings } from './credentials.js';
+import { CliUsageError } from './errors.js';
+import { FLAGS, optionsHelp, type FlagName } from './flags.js';
+import { conventionFetch, parseHeaders } from './http-conventions.js';
+import type { CliIo } from './io.js';
+import { compileFilter, outputFormat, printApiErrorBody, printResult } from './output.js';
+import { settingFlags } from './setting-flags.js';
+import { loadTable, type CliOperation } from './spec-table.js';
+
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD'] as const;
+
+function flagNames(api: CliApi): FlagName[] {
+  return ['help', 'data', 'output', 'filter', 'base-url', 'api-key', 'profile', 'verbose', 'include', 'header', ...(api.credentials === 'streams' ? (['api-secret', 'network'] as const) : [])];
+}
+
+function help(api: CliApi): string {
+  return `usage: service-sdk ${api.name} request <METHOD> <path> [--data <json|@file|@->] [options]
+
+A request by path (a path the API documents, with its query string), sent
+through the same client as the operations: signed, retried, typed errors.
+
+${optionsHelp(flagNames(api))}
+`;
+}
+
+/** The documented operation whose method and path template match `path` (no query). */
+function matching(operations: readonly CliOperation[], method: string, path: string): CliOperation | undefined {
+  return operations.find((operation) => {
+    if (operation.method !== method) return false;
+    const template = new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+    return template.test(path);
+  });
+}
+
+export async function runRequest(api: CliApi, rest: readonly string[], io: CliIo): Promise<number> {
+  const names = flagNames(api);
+  const args = parseArgs(rest, new Map<string, FlagSpec>(names.map((name) => [name, FLAGS[name] as FlagSpec])));
+  if (isSet(args, 'help')) {
+    io.stdout.write(help(api));
+    return 0;
+  }
+  const [methodText, target, ...extra] = args.positionals;
+  if (methodText === undefined || target === undefined || extra.length > 0) throw new CliUsageError('request: expected <METHOD> <path>', help(api));
+  const method = methodText.toUpperCase() as (typeof METHODS)[number];
+  if (!METHODS.includes(method)) throw new CliUsageError(`request: expected a method among ${METHODS.join(', ')}, got ${JSON.stringify(methodText)}`);
+  if (!target.startsWith('/')) throw new CliUsageError(`request: the path starts with /, got ${JSON.stringify(target)}`);
+  const path = target.split('?')[0]!;
+  const table = await loadTable(api);
+  if (matching(table.operations, method, path) === undefined) {
+    const near = nearest(`${method} ${path}`, table.operations.map((operation) => `${operation.method} ${operation.path}`));
+    throw new CliUsageError(`${method} ${path} is not a documented ${api.name} path${near ? ` (did you mean ${near}?)` : ''}; service-sdk ${api.name} --help lists the operations`);
+  }
+  const format = outputFormat(lastValue(args, 'output'));
+  const filter = await compileFilter(lastValue(args, 'filter'));
+  const dataSpec = lastValue(args, 'data');
+  const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
+  const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
+  const http = conventionFetch({ headers: parseHeaders(args.flags.get('header') ?? []), verbose: isSet(args, 'verbose') }, io);
+  const client = await makeClient(api, settings, http.fetch);
+  const { unwrap } = await import('../core/unwrap.js');
+  let value: unknown;
+  try {
+    // The concrete path, query included: openapi-fetch fills no template in it.
+    value = await unwrap(client[method]!(target, { ...(body === undefined ? {} : { body }), signal: io.signal }));
+  } catch (error) {
+    await printApiErrorBody(io.stdout, error, format);
+    throw error;
+  }
+  if (isSet(args, 'include')) io.stdout.write(`${http.lastAnswerHead() ?? ''}\n\n`);
+  await printResult(io.stdout, value, format, filter, undefined, wantsColour(io));
+  return 0;
+}
