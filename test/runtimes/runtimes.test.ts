@@ -158,6 +158,8 @@ function expectEveryCheck(expect: ExpectStatic, result: RunResult): void {
         sandboxLatest === undefined
           ? 'the latest report'
           : { ...sandboxReportOf(FIRST_DISCOVERED_FEED_ID, sandboxLatest), sameFeed: true, sameTime: true },
+      // verifyReport in every runtime: the sandbox's report is signed by f + 1 = 2 of its oracle network.
+      verification: { valid: true, signers: 2 },
       // A stream on a client made with `fetch: sandbox.fetch` and no URL: from the sandbox, in process, in every runtime.
       streamed: { sameFeed: true, decodes: true, notBeforeLatest: true, origins: ['001', '002'], skipped: 0 },
     },

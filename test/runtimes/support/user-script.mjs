@@ -75,6 +75,10 @@ async function sandboxChecks() {
         fullReport: latest.fullReport,
         decoded: canonical(latest.decoded),
       },
+      // Its signatures, checked here as the on-chain verifier would (libsecp256k1, or @noble/curves where no WebAssembly compiles).
+      verification: (({ valid, reason, signers }) => ({ valid, reason, signers: signers?.length }))(
+        reportDecoder.verifyReport(latest.fullReport, sandbox.reportTrust),
+      ),
       streamed: streamed && {
         sameFeed: streamed.feedID.toLowerCase() === stream.feedID.toLowerCase(),
         decodes: streamed.decoded.observationsTimestamp === streamed.observationsTimestamp,
