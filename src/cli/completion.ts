@@ -51,22 +51,42 @@ enum values (from the specs, so it never goes stale):
   fish  service-sdk completion fish | source         (in config.fish)
 `;
 
-export function completionScript(shell: string | undefined): string {
+/** One word for a POSIX shell, single-quoted. */
+function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The script for `shell`. It asks `command` (the node binary and the bin
+ * that printed the script, by absolute path) for candidates, so completion
+ * works where `service-sdk` is not on PATH (a project install reached with
+ * `npx service-sdk`) as well as for a global install; bash also completes
+ * `npx service-sdk …`.
+ */
+export function completionScript(shell: string | undefined, command: readonly string[] = ['service-sdk']): string {
+  const run = command.map(shellWord).join(' ');
   switch (shell) {
     case 'bash':
-      return `# service-sdk completion for bash: eval "$(service-sdk completion bash)"
+      return `# service-sdk completion for bash: eval "$(service-sdk completion bash)" (or npx service-sdk completion bash)
 _service_sdk() {
   local IFS=$'\\n'
-  COMPREPLY=( $(service-sdk __complete "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) )
+  COMPREPLY=( $(${run} __complete "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) )
+}
+_service_sdk_npx() {
+  COMPREPLY=()
+  [[ \${COMP_WORDS[1]} == service-sdk && \${COMP_CWORD} -ge 2 ]] || return 0
+  local IFS=$'\\n'
+  COMPREPLY=( $(${run} __complete "\${COMP_WORDS[@]:2:COMP_CWORD-1}" 2>/dev/null) )
 }
 complete -o default -F _service_sdk service-sdk
+complete -o default -F _service_sdk_npx npx
 `;
     case 'zsh':
       return `#compdef service-sdk
 # service-sdk completion for zsh: eval "$(service-sdk completion zsh)"
 _service_sdk() {
   local -a candidates
-  candidates=("\${(@f)$(service-sdk __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  candidates=("\${(@f)$(${run} __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
   compadd -a candidates
 }
 compdef _service_sdk service-sdk
@@ -75,7 +95,7 @@ compdef _service_sdk service-sdk
       return `# service-sdk completion for fish: service-sdk completion fish | source
 function __service_sdk_complete
   set -l tokens (commandline -opc) (commandline -ct)
-  service-sdk __complete $tokens[2..-1] 2>/dev/null
+  ${run} __complete $tokens[2..-1] 2>/dev/null
 end
 complete -c service-sdk -f -a '(__service_sdk_complete)'
 `;

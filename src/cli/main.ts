@@ -53,7 +53,9 @@ async function dispatch(io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     if (args.positionals.length > 1) throw new CliUsageError(`completion: expected one shell, got ${args.positionals.length}`, COMPLETION_HELP);
-    io.stdout.write(completionScript(args.positionals[0]));
+    // The script calls this very bin back by absolute path: it need not be on PATH (npx, a project install).
+    const bin = process.argv[1];
+    io.stdout.write(completionScript(args.positionals[0], bin ? [process.execPath, ...process.execArgv, bin] : undefined));
     return EXIT.ok;
   }
   if (first === 'sandbox') {

@@ -103,6 +103,22 @@ describe('service-sdk as a process', () => {
     ]);
   }, 60_000);
 
+  it('bash completion works for a project install (no service-sdk on PATH: the script calls the bin that printed it) and for the npx route', async () => {
+    // As in a project: the bin is reached through npx, not on PATH; the script comes from that bin.
+    const script = `
+      eval "$("${process.execPath}" --import tsx "${BIN}" completion bash)"
+      complete_words() { COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); "$(complete -p "$1" | sed -E 's/.*-F ([^ ]+).*/\\1/')"; echo "$*|\${COMPREPLY[*]}"; }
+      complete_words service-sdk chan
+      complete_words npx service-sdk channels list-wa
+      complete_words npx other-tool chan
+    `;
+    const bash = spawn('bash', ['-c', script], { cwd: root, env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent' } });
+    track(bash as ChildProcessWithoutNullStreams);
+    const { code, stdout, stderr } = await finish(bash as ChildProcessWithoutNullStreams);
+    expect([code, stderr]).toEqual([0, '']);
+    expect(stdout.trim().split('\n')).toEqual(['service-sdk chan|channels', 'npx service-sdk channels list-wa|list-wallets list-watchers', 'npx other-tool chan|']);
+  }, 60_000);
+
   it('prints completion scripts for zsh and fish too', async () => {
     const [zsh, fish, other] = await Promise.all([finish(start(['completion', 'zsh'])), finish(start(['completion', 'fish'])), finish(start(['completion', 'tcsh']))]);
     expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('compdef _service_sdk service-sdk')]);
