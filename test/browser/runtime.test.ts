@@ -14,16 +14,19 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPrismMocks, stopPrismMocks, type PrismMocks } from '../../scripts/lib/prism.mjs';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
+import { signedReport, testDon, testSigner } from '../support/signed-reports.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
 const PAGE_SCRIPT = `
-import { createStreamsClient, getLatestReport, stringToSign, streamReports, ReportStreamUnsupportedError } from './streams-entry.js';
+import { createStreamsClient, getLatestReport, stringToSign, streamReports, ReportStreamUnsupportedError, verifyReport } from './streams-entry.js';
 import { createChannelsClient, unwrap, ApiError } from './channels-entry.js';
 import { useScanEngine } from './scan-entry.js';
-window.runChecks = async (urls) => {
+window.runChecks = async (urls, signed) => {
   const out = {};
   out.scanEngine = useScanEngine('wasm'); // 'js' where WebAssembly may not compile
+  // Reports signed by viem in Node: verified here (libsecp256k1 as WebAssembly, or @noble/curves under the CSP).
+  out.verified = signed.map(({ fullReport, trust }) => { const r = verifyReport(fullReport, trust); return r.valid ? 'valid' : r.reason; });
   const { createHmacSigner } = await import('./hmac-entry.js');
   out.vector = createHmacSigner('test-secret-please-ignore').sign(stringToSign('GET',
     '/api/v1/reports/latest?feedID=0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782',
@@ -59,9 +62,15 @@ describeWithBrowser('the clients in Chromium', () => {
   let browser: Browser | undefined;
   let origin = '';
   const files = new Map<string, string>();
+  /** A genuine report and one a stranger co-signed, with the trust (viem's signing). */
+  let signedVectors: { fullReport: string; trust: unknown }[] = [];
 
   beforeAll(async () => {
     mocks = await startPrismMocks({ apis: ['streams', 'channels'] });
+    const don = testDon(1);
+    const genuine = await signedReport(don);
+    const forged = await signedReport(don, { signers: [don.signers[0]!, testSigner(31337)] });
+    signedVectors = [genuine, forged].map(({ fullReport }) => ({ fullReport, trust: don.trust }));
     const bundled = await build({
       entryPoints: {
         'streams-entry': join(root, 'src/streams/index.ts'),
@@ -121,13 +130,17 @@ describeWithBrowser('the clients in Chromium', () => {
     });
     await page.goto(`${origin}${path}`);
     await page.waitForFunction(() => typeof (window as { runChecks?: unknown }).runChecks === 'function');
-    const result = await page.evaluate((urls) => (window as unknown as { runChecks: (u: unknown) => Promise<unknown> }).runChecks(urls), mocks!.urls);
+    const result = await page.evaluate(
+      ({ urls, signed }) => (window as unknown as { runChecks: (u: unknown, s: unknown) => Promise<unknown> }).runChecks(urls, signed),
+      { urls: mocks!.urls, signed: signedVectors },
+    );
     await page.close();
     return { result, consoleErrors, outside };
   }
 
   const expected = (scanEngine: 'wasm' | 'js'): Record<string, unknown> => ({
     scanEngine,
+    verified: ['valid', 'not_a_signer'],
     vector: '4bebd6f37f60496dfaf1d79f11011d0203e7473368cf5ef4c55f4dc1e45e8ff1',
     reportVersion: 'V3',
     price: expect.stringMatching(/^\d+$/),
