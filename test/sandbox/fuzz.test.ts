@@ -43,14 +43,14 @@ const UPGRADE_ONLY = new Set(['streamReports']);
 
 /**
  * The share of valid requests each API must answer 2xx. Issue 32 asks for
- * 0.9 everywhere; the coordinator's and reporting's floors are where the
- * grounding stands today (their remaining refusals are printed on failure),
- * to be raised to 0.9 as the state grows.
+ * 0.9 everywhere; reporting's floor is where its grounding stands today
+ * (its remaining refusals are printed on failure), to be raised to 0.9 as
+ * its state grows.
  */
 const MIN_ANSWERED_SHARE: Record<SandboxApi, number> = {
   channels: 0.9,
   streams: 0.9,
-  'policy-coordinator': 0.8,
+  'policy-coordinator': 0.9,
   'policy-evaluation': 0.9,
   'policy-reporting': 0.5,
 };
@@ -183,7 +183,7 @@ describe.each(SANDBOX_APIS.map((api) => [api]))('fuzz %s', (api) => {
         for (const request of made) {
           // Each valid request in a sandbox of its own records (one archiving its record leaves the next none to archive).
           sandbox.reset();
-          const valid = groundRequest(bundle, op, request, await prepareFuzzState(api, sandbox));
+          const valid = groundRequest(bundle, op, request, await prepareFuzzState(api, sandbox, op.operationId));
           c.valid++;
           const outcome = await send(sandbox, record, api, op.method, op.path, valid);
           if (outcome.violation !== undefined) failures.push(`${op.operationId} valid: ${outcome.violation}`);

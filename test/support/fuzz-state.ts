@@ -28,6 +28,8 @@ export interface FuzzState {
   body: Record<string, Value>;
   /** Parameters for one operation only, where a name means a different record there (`policy_id` of an offchain policy). */
   byOperation: Record<string, Record<string, Value>>;
+  /** Parameters for a request whose body names a `policy_kind` (archivePolicy): a policy of that kind. */
+  byKind?: Record<string, Record<string, Value>>;
 }
 
 /** Chains the sandbox serves; a body naming another is grounded on Sepolia. */
@@ -107,11 +109,18 @@ async function evaluationState(sandbox: Sandbox): Promise<FuzzState> {
   return { parameters: { permitId: started.permit_id }, body: {}, byOperation: {} };
 }
 
-/** The records the coordinator's operations name, made in an order each creation succeeds in. */
-async function coordinatorState(sandbox: Sandbox): Promise<FuzzState> {
+/**
+ * The records the coordinator's operations name, made in an order each
+ * creation succeeds in. `operationId` is the operation about to be fuzzed:
+ * what it must not find is left out (an organisation has one offchain
+ * policy, so `createPolicy` gets none; `archivePolicy` gets one no
+ * protection holds).
+ */
+async function coordinatorState(sandbox: Sandbox, operationId: string): Promise<FuzzState> {
   const c = policyClient(sandbox).coordinator;
   const later = () => sandbox.advance(1_000);
   const id = <P extends Record<string, string>>(path: P): any => ({ params: { path } });
+  const onEveryChain = <T extends object>(item: T) => [...SERVED_CHAINS].map((chain_selector) => ({ ...item, chain_selector }));
   const extractor: any = await made('createExtractor', c.POST('/extractors', {
     body: { name: 'fuzz', supported_function_signatures: [TRANSFER], outputs: [{ name: 'amount', type: 'uint256' }], onchain_extractors: [{ chain_selector: SEPOLIA, address: TOKEN }] },
   }));
@@ -119,45 +128,53 @@ async function coordinatorState(sandbox: Sandbox): Promise<FuzzState> {
     body: { name: 'fuzz', contract_type_functions: { function_abis: [] }, extractor_ids: [extractor.id] } as never,
   }));
   const engine: any = await made('createPolicyEngine', c.POST('/policy-engines', {
-    body: { name: 'fuzz', extractor_ids: [extractor.id], contract_type_ids: [contractType.id], onchain_policy_engines: [{ chain_selector: SEPOLIA }, { chain_selector: BASE_SEPOLIA }] },
+    body: { name: 'fuzz', extractor_ids: [extractor.id], contract_type_ids: [contractType.id], onchain_policy_engines: onEveryChain({}) },
   }));
+  // Records nothing depends on, for the archiving operations (a record in use cannot be archived).
+  const spareEngine: any = await made('createPolicyEngine', c.POST('/policy-engines', { body: { name: 'spare', extractor_ids: [], contract_type_ids: [], onchain_policy_engines: [{ chain_selector: SEPOLIA }] } }));
   later();
   const implementation: any = await made('createPolicyImplementation', c.POST('/policy-implementations', {
     body: { name: 'fuzz', description: 'fuzz', policy_config_schema: { type: 'object' } } as never,
   }));
   const target: any = await made('createTarget', c.POST('/targets', {
-    body: { title: 'fuzz', policy_engine_id: engine.id, desired_default_allow: true, protected_methods: [TRANSFER], onchain_targets: [{ chain_selector: SEPOLIA, address: TOKEN }] },
+    body: { title: 'fuzz', policy_engine_id: engine.id, desired_default_allow: true, protected_methods: [TRANSFER], onchain_targets: [SEPOLIA, BASE_SEPOLIA].map((chain_selector) => ({ chain_selector, address: TOKEN })) },
   }));
   const source: any = await made('createTarget', c.POST('/targets', {
-    body: { title: 'fuzz source', policy_engine_id: engine.id, desired_default_allow: true, onchain_targets: [{ chain_selector: BASE_SEPOLIA, address: TOKEN }] },
+    body: { title: 'fuzz source', policy_engine_id: engine.id, desired_default_allow: true, onchain_targets: [{ chain_selector: '3478487238524512106', address: TOKEN }] },
   }));
-  const onchain: any = await made('createPolicy', c.POST('/policies', {
-    body: { policy_kind: 'onchain', name: 'fuzz', policy_implementation_id: SANDBOX_POLICY_IDS.maxPolicyImplementation, policy_engine_id: engine.id, onchain_policies: [{ chain_selector: SEPOLIA, initial_config: { max: '10' } }] },
+  // Allow-list policies, as the spec's examples configure.
+  const allowList = (name: string): any => made('createPolicy', c.POST('/policies', {
+    body: { policy_kind: 'onchain', name, policy_implementation_id: SANDBOX_POLICY_IDS.allowListPolicyImplementation, policy_engine_id: engine.id, onchain_policies: [{ chain_selector: SEPOLIA, initial_config: { allowlist: [] } }] },
   }));
+  const onchain = await allowList('fuzz');
+  const spareOnchain = await allowList('spare');
   later();
   const deployed: any = await made('getPolicy', c.GET('/policies/{policy_id}', id({ policy_id: onchain.id })));
   const protection: any = await made('createTargetProtection', c.POST('/targets/{target_id}/protections', {
     ...id({ target_id: target.id }),
     body: { function_signature: TRANSFER, policy_instance_id: onchain.id, policy_kind: 'onchain' },
   }));
-  const offchain: any = await made('createPolicy', c.POST('/policies', {
-    body: { policy_kind: 'offchain', type: 'wallet_risk_scoring', name: 'fuzz', policy_engine_id: engine.id, onchain_policies: [{ chain_selector: SEPOLIA }], config: { secret_name: 'RISK', addresses_to_check: 'ALL', risk_threshold: 'HIGH', block_unknown: false } },
-  }));
-  later();
-  const offchainProtection: any = await made('createTargetProtection', c.POST('/targets/{target_id}/protections', {
-    ...id({ target_id: target.id }),
-    body: { function_signature: 'approve(address,uint256)', policy_instance_id: offchain.id, policy_kind: 'offchain' },
-  }));
-  later();
   const grantee = 'org_partner';
-  await made('createPolicyTargetAccessGrant', c.POST('/policies/{policy_id}/targets/{target_id}/access-grants', { ...id({ policy_id: offchain.id, target_id: target.id }), body: { grantee_org_id: grantee } }));
-  // Contracts on every chain served, so an identity on any of them has a registry.
-  const onEveryChain = (name: string) => [...SERVED_CHAINS].map((chain_selector) => ({ name, description: '', chain_selector }));
-  const contracts = { identity_registries: onEveryChain('ids'), credential_registries: onEveryChain('creds') };
+  let offchain: any = { id: undefined };
+  let offchainProtection: any = { id: undefined };
+  if (operationId !== 'createPolicy') {
+    offchain = await made('createPolicy', c.POST('/policies', {
+      body: { policy_kind: 'offchain', type: 'wallet_risk_scoring', name: 'fuzz', policy_engine_id: engine.id, onchain_policies: [{ chain_selector: SEPOLIA }], config: { secret_name: 'RISK', addresses_to_check: 'ALL', risk_threshold: 'HIGH', block_unknown: false } },
+    }));
+    later();
+    if (operationId !== 'archivePolicy') {
+      offchainProtection = await made('createTargetProtection', c.POST('/targets/{target_id}/protections', {
+        ...id({ target_id: target.id }),
+        body: { function_signature: 'approve(address,uint256)', policy_instance_id: offchain.id, policy_kind: 'offchain' },
+      }));
+      later();
+      await made('createPolicyTargetAccessGrant', c.POST('/policies/{policy_id}/targets/{target_id}/access-grants', { ...id({ policy_id: offchain.id, target_id: target.id }), body: { grantee_org_id: grantee } }));
+    }
+  }
+  const contracts = { identity_registries: onEveryChain({ name: 'ids', description: '' }), credential_registries: onEveryChain({ name: 'creds', description: '' }) };
   const registry: any = await made('createRegistry', c.POST('/registries', { body: { name: 'fuzz', description: 'fuzz', ...contracts } }));
-  // Records nothing depends on, for the archiving operations (a record in use cannot be archived).
-  const spareRegistry: any = await made('createRegistry', c.POST('/registries', { body: { name: 'spare', description: 'spare', ...contracts } }));
-  const spareEngine: any = await made('createPolicyEngine', c.POST('/policy-engines', { body: { name: 'spare', extractor_ids: [], contract_type_ids: [], onchain_policy_engines: [{ chain_selector: SEPOLIA }] } as never }));
+  // No contracts: a replacement may name any, and nothing is registered in it.
+  const spareRegistry: any = await made('createRegistry', c.POST('/registries', { body: { name: 'spare', description: 'spare', identity_registries: [], credential_registries: [] } }));
   later();
   await made('createRegistryAccessGrant', c.POST('/registries/{registry_id}/access-grants', { ...id({ registry_id: registry.id }), body: { grantee_org_id: grantee } }));
   const credentialType: any = await made('createCredentialType', c.POST('/credential-types', { body: { registry_id: registry.id, title: 'fuzz', credential_type: 'common.FUZZ' } }));
@@ -194,11 +211,16 @@ async function coordinatorState(sandbox: Sandbox): Promise<FuzzState> {
       extractor_ids: [extractor.id],
       contract_type_ids: [contractType.id],
       policy_engine_id: engine.id,
+      policy_implementation_id: SANDBOX_POLICY_IDS.allowListPolicyImplementation,
+      policy_instance_id: spareOnchain.id,
       registry_id: registry.id,
       identity_id: identity.id,
-      credential_type_id: credentialType.id,
+      credential_type_id: operationId === 'createCredential' ? spareCredentialType.id : credentialType.id,
+      data_schema_id: SANDBOX_POLICY_IDS.kycDataSchema,
       data_validator_implementation_id: SANDBOX_POLICY_IDS.allowDenyDataValidatorImplementation,
       source_target_ids: [source.id],
+      // The seed's wallet holds Sepolia.
+      ...(operationId === 'createWallets' ? { chain_selector: BASE_SEPOLIA } : {}),
     },
     byOperation: {
       // The operations on an offchain policy's protections, configuration and access grants.
@@ -211,9 +233,11 @@ async function coordinatorState(sandbox: Sandbox): Promise<FuzzState> {
       revokePolicyTargetAccessGrant: offchainPolicy,
       archivePolicyEngine: { policy_engine_id: spareEngine.id },
       archiveTarget: { target_id: source.id },
+      replaceRegistry: { registry_id: spareRegistry.id },
       archiveRegistry: { registry_id: spareRegistry.id },
       updateCredentialType: { credential_type_id: spareCredentialType.id },
     },
+    byKind: { offchain: offchainPolicy, onchain: { policy_id: spareOnchain.id } },
   };
 }
 
@@ -222,14 +246,14 @@ async function reportingState(sandbox: Sandbox): Promise<FuzzState> {
 }
 
 /** Makes the records an API's operations name, in a fresh sandbox; what to ground its requests in. */
-export function prepareFuzzState(api: SandboxApi, sandbox: Sandbox): Promise<FuzzState> {
+export function prepareFuzzState(api: SandboxApi, sandbox: Sandbox, operationId: string): Promise<FuzzState> {
   switch (api) {
     case 'channels':
       return channelsState(sandbox);
     case 'streams':
       return Promise.resolve(streamsState(sandbox));
     case 'policy-coordinator':
-      return coordinatorState(sandbox);
+      return coordinatorState(sandbox, operationId);
     case 'policy-evaluation':
       return evaluationState(sandbox);
     case 'policy-reporting':
@@ -259,7 +283,8 @@ function groundBody(node: unknown, values: Record<string, Value>): unknown {
  * stay valid: the oracle says so).
  */
 export function groundRequest(bundle: Bundle, op: OperationInfo, request: RequestParts, state: FuzzState): RequestParts {
-  const parameters = { ...state.parameters, ...state.byOperation[op.operationId] };
+  const kind = (request.body as { policy_kind?: string } | undefined)?.policy_kind ?? 'onchain';
+  const parameters = { ...state.parameters, ...state.byOperation[op.operationId], ...(op.operationId === 'archivePolicy' ? state.byKind?.[kind] : {}) };
   const path = Object.fromEntries(Object.entries(request.path).map(([name, value]) => [name, parameters[name] === undefined ? value : asText(parameters[name]!)]));
   const query = request.query.map(([name, value]): [string, string] => [name, parameters[name] === undefined ? value : asText(parameters[name]!)]);
   if (request.body === undefined) return { path, query, body: undefined };
