@@ -26,6 +26,11 @@ export interface RetryOptions {
 
 export type ResolvedRetryOptions = Required<RetryOptions>;
 
+/**
+ * The retry settings a client uses when given no `retry` option: 2 retries
+ * (at most 3 requests), backoff capped at 300 ms doubling to 5 s with full
+ * jitter, and a `Retry-After` of up to 60 s waited out. Frozen.
+ */
 export const DEFAULT_RETRY: ResolvedRetryOptions = Object.freeze({
   retries: 2,
   baseDelayMs: 300,

@@ -46,6 +46,7 @@ export type ReportStreamEvent =
   /** The stream ended: by `close()`, `break`, the signal, or `error`. */
   | { type: 'closed'; error?: SdkError };
 
+/** How a lost connection is reopened: full-jitter backoff between attempts, per origin (`ReportStreamOptions.reconnect`). */
 export interface ReconnectOptions {
   /** Cap of the first delay, in ms; the cap doubles each attempt (full jitter: the delay is random below it). Default 1,000. */
   baseDelayMs?: number;
@@ -61,6 +62,7 @@ export interface ReconnectOptions {
   stableAfterMs?: number;
 }
 
+/** The options of `streamReports`: every one optional; the defaults are named on each. */
 export interface ReportStreamOptions {
   /** Add `decoded` to each report, as the REST helpers do. A report that does not decode is skipped and reported. */
   decode?: boolean;
