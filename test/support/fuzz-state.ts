@@ -79,7 +79,14 @@ async function channelsState(sandbox: Sandbox): Promise<FuzzState> {
     operation_id: operation.operation_id ?? operation.id,
     event_id: (events.events ?? events.data ?? [])[0]?.event_id,
   };
-  return { parameters: ids, body: { status_channel_id: channel.channel_id }, byOperation: {} };
+  // A channel with nothing on it: an active watcher keeps a channel from being archived.
+  const spare: any = await made('createChannel', c.POST('/channels', { body: { name: 'spare' } }));
+  return {
+    parameters: ids,
+    // The wallet's address: an operation is made for a wallet of this organisation.
+    body: { status_channel_id: channel.channel_id, address: wallet.address },
+    byOperation: { updateChannel: { channel_id: spare.channel_id } },
+  };
 }
 
 function streamsState(sandbox: Sandbox): FuzzState {
@@ -93,19 +100,20 @@ function policyClient(sandbox: Sandbox): PolicyClient {
   return createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, fetch: sandbox.fetch, retry: false });
 }
 
+/** A policy-checked evaluation of a transfer on the token (the permit the evaluation API serves and reporting records). */
+const EVALUATION = {
+  caller_address: CALLER,
+  subject: TOKEN,
+  function_signature: TRANSFER,
+  parameters: { to: TOKEN, amount: '1' },
+  permit_parameters: [`0x${'00'.repeat(12)}${CALLER.slice(2)}`, `0x${'00'.repeat(31)}01`],
+  chain_selector: SEPOLIA,
+  unique_evaluation_id: 'fuzz',
+};
+
 async function evaluationState(sandbox: Sandbox): Promise<FuzzState> {
   const p = policyClient(sandbox);
-  const started: any = await made('requestEvaluation', p.evaluation.POST('/evaluate', {
-    body: {
-      caller_address: CALLER,
-      subject: TOKEN,
-      function_signature: TRANSFER,
-      parameters: { to: TOKEN, amount: '1' },
-      permit_parameters: [`0x${'00'.repeat(12)}${CALLER.slice(2)}`, `0x${'00'.repeat(31)}01`],
-      chain_selector: SEPOLIA,
-      unique_evaluation_id: 'fuzz',
-    } as never,
-  }));
+  const started: any = await made('requestEvaluation', p.evaluation.POST('/evaluate', { body: EVALUATION as never }));
   return { parameters: { permitId: started.permit_id }, body: {}, byOperation: {} };
 }
 
@@ -241,8 +249,58 @@ async function coordinatorState(sandbox: Sandbox, operationId: string): Promise<
   };
 }
 
+/**
+ * What reporting reads, made on the seed's engine: a registry with an
+ * identity, an identity-validator policy consulting it, protecting the token's
+ * target, and one evaluated call (a permit, a transaction, registry use).
+ */
 async function reportingState(sandbox: Sandbox): Promise<FuzzState> {
-  return { parameters: { as_of: nowIso(sandbox) }, body: {}, byOperation: {} };
+  const p = policyClient(sandbox);
+  const c = p.coordinator;
+  const later = () => sandbox.advance(1_000);
+  const engine = SANDBOX_POLICY_IDS.policyEngine;
+  const registry: any = await made('createRegistry', c.POST('/registries', {
+    body: { name: 'fuzz', description: 'fuzz', identity_registries: [{ name: 'ids', description: '', chain_selector: SEPOLIA }], credential_registries: [{ name: 'creds', description: '', chain_selector: SEPOLIA }] },
+  }));
+  later();
+  const kyc: any = await made('createCredentialType', c.POST('/credential-types', { body: { registry_id: registry.id, title: 'KYC', credential_type: 'common.KYC', data_schema_id: SANDBOX_POLICY_IDS.kycDataSchema } }));
+  const identity: any = await made('createIdentity', c.POST('/identities', {
+    body: { title: 'fuzz', entity_id: 'fuzz-1', registry_id: registry.id, onchain_identities: [{ chain_selector: SEPOLIA, address: CALLER }], credentials: [{ credential_type_id: kyc.id, credential_data: { country: 'FR' } }] },
+  }));
+  later();
+  const contracts: any = await made('getRegistry', c.GET('/registries/{registry_id}', { params: { path: { registry_id: registry.id } } }));
+  const source = { identity_registry: contracts.identity_registries[0].address, credential_registry: contracts.credential_registries[0].address };
+  const validator: any = await made('createPolicy', c.POST('/policies', {
+    body: { policy_kind: 'onchain', name: 'fuzz', policy_implementation_id: SANDBOX_POLICY_IDS.identityValidatorPolicyImplementation, policy_engine_id: engine, onchain_policies: [{ chain_selector: SEPOLIA, initial_config: { credential_sources: [source] } }] },
+  }));
+  const target: any = await made('createTarget', c.POST('/targets', {
+    body: { title: 'fuzz', policy_engine_id: engine, desired_default_allow: true, protected_methods: [TRANSFER], onchain_targets: [{ chain_selector: SEPOLIA, address: TOKEN }] },
+  }));
+  later();
+  await made('createTargetProtection', c.POST('/targets/{target_id}/protections', { params: { path: { target_id: target.id } }, body: { function_signature: TRANSFER, policy_instance_id: validator.id, policy_kind: 'onchain' } }));
+  later();
+  await made('requestEvaluation', p.evaluation.POST('/evaluate', { body: EVALUATION as never }));
+  sandbox.advance(5_000);
+  const deployed: any = await made('getPolicy', c.GET('/policies/{policy_id}', { params: { path: { policy_id: validator.id } } }));
+  const transactions: any = await made('listTransactions', p.reporting.GET('/transactions'));
+  const policyAt = { chain_selector: SEPOLIA, address: deployed.onchain_policies[0].address };
+  return {
+    parameters: {
+      as_of: nowIso(sandbox),
+      chain_selector: SEPOLIA,
+      address: TOKEN,
+      ccid: identity.ccid,
+      tx_hash: transactions.transactions[0].tx_hash,
+      registry_address: source.credential_registry,
+    },
+    body: {},
+    byOperation: {
+      getPolicy: policyAt,
+      getPolicyVersion: policyAt,
+      // The identity registry is the one an identity validator reads for every call.
+      listRegistryUsageEvents: { registry_type: 'identity', registry_address: source.identity_registry },
+    },
+  };
 }
 
 /** Makes the records an API's operations name, in a fresh sandbox; what to ground its requests in. */
