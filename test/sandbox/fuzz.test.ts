@@ -8,7 +8,9 @@
 // must be refused by the generated request check, with a 4xx that names the
 // field; a valid one must pass the check and never get a 5xx or an answer
 // its spec does not document (every answer is validated, objects closed),
-// and each API must answer at least 90% of its valid requests 2xx (the figures are printed with the run). Seeded and bounded: the same
+// and each API must answer at least 90% of its valid requests 2xx (the
+// figures are printed with the run; an operation answered only by a
+// WebSocket upgrade is left out of the share). Seeded and bounded: the same
 // requests every run.
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
