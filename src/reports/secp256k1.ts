@@ -5,9 +5,10 @@
  * faster than `@noble/curves`; bench/README.md, "Verify", has the figures and
  * the options rejected).
  *
- * The binary comes through the package's `#secp256k1-wasm` import: base64,
- * compiled here on first use, or, under the `workerd` condition, the `.wasm`
- * module the runtime compiled. Only the module's own exports are used (its
+ * The binary comes through the package's `#secp256k1-wasm` import, compiled
+ * here on first use: read from the `.wasm` file (Node, Bun: no 1.6 MB of
+ * base64 to parse on import), as base64 (browsers, Deno, edge runtimes), or,
+ * under the `workerd` condition, the `.wasm` module the runtime compiled. Only the module's own exports are used (its
  * JavaScript wrapper reads the file with `node:fs`, which browsers, workers
  * and edge runtimes lack): the hash and the signature are written into its
  * input buffers, `recover` fills the public-key buffer.
@@ -99,11 +100,21 @@ const IMPORTS = {
   },
 };
 
+/** The module from what `#secp256k1-wasm` gives: base64, a reader of the `.wasm` file, or the module itself. */
+function compiled(source: typeof SECP256K1_WASM): WebAssembly.Module {
+  if (typeof source === 'string') return new WebAssembly.Module(base64Bytes(source));
+  if (typeof source !== 'function') return source;
+  const bytes = source();
+  // No .wasm file beside the module (an app bundled for Node): the caller falls back to JavaScript.
+  if (bytes === undefined) throw new SdkError('secp256k1: the .wasm file is not beside its module');
+  return new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+}
+
 /** Compiles (once) and instantiates the module. */
 function loadEngine(): Engine {
   let module: WebAssembly.Module;
   try {
-    module = typeof SECP256K1_WASM === 'string' ? new WebAssembly.Module(base64Bytes(SECP256K1_WASM)) : SECP256K1_WASM;
+    module = compiled(SECP256K1_WASM);
   } catch (cause) {
     // workerd (and any runtime refusing code generation from bytes) needs the .wasm module of the `workerd` condition.
     throw new SdkError(
