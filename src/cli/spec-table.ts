@@ -1,6 +1,6 @@
 /**
- * The shape of generated/cli/<api>.ts (scripts/generate.mjs writes it from
- * the bundled specs), and its lazy loading: one API's table at a time.
+ * The shape of the generated command-line tables (`npm run generate` writes
+ * them from the bundled specs), and its lazy loading: one API's table at a time.
  */
 import type { CliApi } from './apis.js';
 

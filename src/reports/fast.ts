@@ -22,7 +22,7 @@
  * inlining after about 900 bytes of bytecode per function;
  * `String.prototype.startsWith(x, position)` and per-character `charCodeAt`
  * loops cost 2–3 ns per character, so neither is used on the hot path.
- * bench/README.md ("Decode") has the stage profile and what was tried.
+ * The decode benchmark's notes have the stage profile and what was tried.
  */
 import { BUILDERS } from '../../generated/reports/builders.js';
 import type { DecodedReport } from './decoded.js';

@@ -2,8 +2,8 @@
  * secp256k1 public-key recovery, as Ethereum's `ecrecover` precompile does
  * it, for {@link verifyReport}: libsecp256k1 compiled to WebAssembly (the
  * build tiny-secp256k1 2.x ships, whose tables make one recovery ~8–14 times
- * faster than `@noble/curves`; bench/README.md, "Verify", has the figures and
- * the options rejected).
+ * faster than `@noble/curves`; the verify benchmark's notes have the figures
+ * and the options rejected).
  *
  * The binary comes through the package's `#secp256k1-wasm` import, compiled
  * here on first use: read from the `.wasm` file (Node, Bun: no 1.6 MB of

@@ -23,7 +23,7 @@ interface CheckError {
 
 type Validator = ((data: unknown) => boolean) & { errors?: CheckError[] | null };
 
-/** One operation's check, as `scripts/lib/request-checks.mjs` generates it. */
+/** One operation's check, as `npm run generate` writes it from the spec. */
 export interface RequestCheck {
   readonly method: string;
   readonly path: string;

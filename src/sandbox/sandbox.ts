@@ -34,6 +34,7 @@ export type AnswerValidator = (answer: {
   body: unknown;
 }) => void;
 
+/** Options of `createSandbox`: its pace, credentials, seed data, base URLs and an answer validator. */
 export interface SandboxOptions {
   /** Sandbox ms per real ms. Default 1: every flow ends within a few seconds. 0 freezes time; move it with `advance()`. */
   pace?: number;
@@ -58,6 +59,7 @@ export interface SandboxOptions {
   baseUrls?: SandboxBaseUrlsOption;
 }
 
+/** An answer of the sandbox that its API's description does not allow, as `onViolation` receives it. */
 export interface Violation {
   api: SandboxApi;
   operationId: string;
@@ -131,6 +133,14 @@ export interface Sandbox {
   dispatch(request: Request, local: boolean): Promise<Response>;
 }
 
+/**
+ * An offline sandbox of the five APIs in this process: hand `sandbox.fetch`
+ * to a client as its `fetch` (its credentials in `sandbox.credentials`), or
+ * `listen()` to serve it over HTTP. State moves as the services' does, on the
+ * sandbox's clock (`pace`, `advance()`); `inject()` adds faults, `reset()`
+ * goes back to the seed, `close()` stops its timers and listener. Throws
+ * `SandboxUsageError` on malformed options.
+ */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   return createSandboxWith(GENERATED_REQUEST_CHECKS, options);
 }

@@ -6,6 +6,7 @@
 import type { ReportSigning } from './streams/don.js';
 import type { RequestProblem } from './request-check.js';
 
+/** The five APIs a sandbox serves. */
 export type SandboxApi = 'channels' | 'streams' | 'policy-coordinator' | 'policy-evaluation' | 'policy-reporting';
 
 export const SANDBOX_APIS: readonly SandboxApi[] = [

@@ -8,13 +8,17 @@ import type { DecodedReport } from '../reports/decoded.js';
 import { verifyReport } from '../reports/verify.js';
 import { ReportVerificationError, type ReportTrust } from '../reports/verify-types.js';
 
+/** A report as the streams API returns it: `feedID`, its timestamps and the signed `fullReport`. */
 export type Report = components['schemas']['Report'];
+/** A stream of the catalog, as `listStreams` returns it. */
 export type Stream = components['schemas']['Stream'];
+/** The catalog's filters, as `listStreams` takes them. */
 export type DiscoveryFilters = NonNullable<operations['listStreams']['parameters']['query']>;
 
 /** A report with its `fullReport` decoded (every field typed, see `decodeReport`). */
 export type ReportWithDecoded = Report & { decoded: DecodedReport };
 
+/** Options of the report helpers: decoding, verification, and a signal. */
 export interface ReportOptions {
   signal?: AbortSignal;
   /**
@@ -94,6 +98,7 @@ export async function getReportAtTimestamp<O extends ReportOptions | undefined =
   return maybeDecode<O>(data.report, options);
 }
 
+/** What `getBulkReports` resolves to: the reports found, the stream IDs that had none, and whether every stream answered. */
 export interface BulkReports<R = Report> {
   /** The reports that exist at the timestamp. */
   reports: R[];
@@ -144,6 +149,7 @@ export async function getReportsPage<O extends ReportOptions | undefined = undef
   return data.reports.map((report) => maybeDecode<O>(report, options));
 }
 
+/** The stream and time range `paginateReports` walks. */
 export interface ReportRange extends PageOptions {
   feedID: string;
   /** Unix seconds of the first report wanted. */
