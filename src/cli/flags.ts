@@ -18,6 +18,7 @@ interface CliFlag extends FlagSpec {
   readonly help: string;
 }
 
+/** Every flag of the command line itself, by name. */
 export const FLAGS = {
   help: { boolean: true, short: 'h', usage: '-h, --help', help: 'this help' },
   data: { usage: '--data <json|@file|@->', help: 'request body (JSON inline, from a file, or from stdin)' },
@@ -44,6 +45,7 @@ export const FLAGS = {
   'feed-ids': { usage: '--feed-ids <id,…>', help: 'the streams to watch (as well as the arguments)' },
 } as const satisfies Record<string, CliFlag>;
 
+/** The name of one of the command line's own flags. */
 export type FlagName = keyof typeof FLAGS;
 
 const COMMON: readonly FlagName[] = ['help', 'output', 'filter', 'base-url', 'api-key', 'profile', 'verbose', 'include', 'header'];
@@ -77,6 +79,7 @@ export function streamsFlowFlagNames(flow: 'latest' | 'watch'): FlagName[] {
   return [...COMMON.filter((name) => name !== 'include'), ...STREAMS, ...(flow === 'latest' ? (['decode'] as const) : (['ws-url', 'count', 'reconnect-attempts', 'feed-ids'] as const))];
 }
 
+/** The flags of `streams latest` or `streams watch`, as the parser takes them. */
 export function streamsFlowFlags(flow: 'latest' | 'watch'): Map<string, FlagSpec> {
   return flagMap(streamsFlowFlagNames(flow));
 }

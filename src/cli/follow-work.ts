@@ -11,6 +11,7 @@ import type { LooseClient } from './clients.js';
 import type { CliIo } from './io.js';
 import { statusPrinter, type WaitFlow } from './waits.js';
 
+/** How `--wait` polls: the first pause and the time limit. */
 export interface FollowOptions {
   intervalMs: number;
   timeoutMs: number;
@@ -18,6 +19,7 @@ export interface FollowOptions {
   timeoutText: string;
 }
 
+/** What a wait ends with: the resource to print and the exit code. */
 export interface Followed {
   /** The resource to print: the settled one, or the last state seen. */
   value: unknown;
@@ -27,6 +29,7 @@ export interface Followed {
 /** Why the wait was stopped from inside, told apart from Ctrl-C. */
 class CallerStatus extends Error {}
 
+/** Follows the work `started` began with `flow`, as the module comment says. */
 export async function followWork(
   flow: WaitFlow,
   client: LooseClient,

@@ -32,17 +32,20 @@ function shown(name: string, value: string): string {
   return value.startsWith('Apikey ') ? 'Apikey <redacted>' : '<redacted>';
 }
 
+/** The headers to add (`-H`) and whether to trace (`-v`). */
 export interface HttpConventions {
   headers: [string, string][];
   verbose: boolean;
 }
 
+/** The wrapped fetch, and what `-i` prints. */
 export interface ConventionFetch {
   fetch: FetchLike;
   /** The status line and headers of the last answer, for `-i`. */
   lastAnswerHead: () => string | undefined;
 }
 
+/** A fetch around `base` (the global fetch by default) that adds the headers and traces on stderr. */
 export function conventionFetch({ headers, verbose }: HttpConventions, io: CliIo, base: FetchLike = (input, init) => fetch(input, init)): ConventionFetch {
   let head: string | undefined;
   const wrapped: FetchLike = async (input, init) => {

@@ -41,6 +41,7 @@ function masked(value: string): string {
   return `****${value.length > 8 ? value.slice(-4) : ''}`;
 }
 
+/** Runs `profile <action>`; its exit code. */
 export async function runProfile(rest: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(rest, FLAGS);
   const [action, name, ...extra] = args.positionals;

@@ -45,6 +45,7 @@ function matching(operations: readonly CliOperation[], method: string, path: str
   });
 }
 
+/** Runs `<api> request <METHOD> <path>`; its exit code. */
 export async function runRequest(api: CliApi, rest: readonly string[], io: CliIo): Promise<number> {
   const names = flagNames(api);
   const args = parseArgs(rest, new Map<string, FlagSpec>(names.map((name) => [name, FLAGS[name] as FlagSpec])));

@@ -15,6 +15,7 @@ import { SETTING_KEYS, type ApiSettings } from './profiles.js';
 /** Settings that may be read from stdin with `-`. */
 const SECRET_KEYS: ReadonlySet<keyof ApiSettings> = new Set(['apiKey', 'apiSecret']);
 
+/** The settings given as flags, `-` read from stdin. */
 export async function settingFlags(args: ParsedArgs, io: CliIo): Promise<Partial<Record<keyof ApiSettings, string>>> {
   const flags: Partial<Record<keyof ApiSettings, string>> = {};
   const fromStdin = SETTING_KEYS.filter((key) => SECRET_KEYS.has(key) && lastValue(args, FLAG_OF[key]) === '-');

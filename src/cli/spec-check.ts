@@ -13,6 +13,7 @@ import type { ParsedArgs } from './argv.js';
 import { CliUsageError } from './errors.js';
 import type { CliOperation, CliParam } from './spec-table.js';
 
+/** A request's parameters by place, typed as the spec declares them. */
 export type Params = Record<'path' | 'query' | 'header', Record<string, unknown>>;
 
 /**

@@ -14,6 +14,7 @@ import type { PollOptions } from '../core/poll.js';
 import type { LooseClient } from './clients.js';
 import type { CliOutput } from './io.js';
 
+/** Polls the work one operation started, with the SDK's wait for it. */
 export type WaitRun = (
   client: LooseClient,
   started: Record<string, unknown>,
@@ -22,6 +23,7 @@ export type WaitRun = (
   options: PollOptions<string>,
 ) => Promise<unknown>;
 
+/** What `--wait` does after one operation. */
 export interface WaitFlow {
   /** What the command did to it, for stderr: `created`. */
   verb: string;
@@ -86,10 +88,12 @@ const WAITS: Record<string, WaitFlow> = {
   },
 };
 
+/** The wait of an operation, if it starts work to wait for. */
 export function waitFlowOf(spec: string, operationId: string): WaitFlow | undefined {
   return WAITS[`${spec}.${operationId}`];
 }
 
+/** The operations of a spec that `--wait` applies to. */
 export function waitableOperations(spec: string): string[] {
   return Object.keys(WAITS)
     .filter((key) => key.startsWith(`${spec}.`))

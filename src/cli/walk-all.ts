@@ -69,6 +69,7 @@ function itemWriter(format: OutputFormat | undefined, fields: readonly string[] 
   return ndjsonWriter();
 }
 
+/** How `--all` prints: the format asked for, the filter, and where to stop. */
 export interface WalkOptions {
   /** The `--output` given, if any (NDJSON when none). */
   format: OutputFormat | undefined;
@@ -77,6 +78,7 @@ export interface WalkOptions {
   maxItems: number;
 }
 
+/** Walks every page of `operation` and prints its items as they arrive; the exit code. */
 export async function walkAll(
   client: LooseClient,
   operation: CliOperation,
