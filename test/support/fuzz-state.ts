@@ -32,6 +32,9 @@ export interface FuzzState {
   byKind?: Record<string, Record<string, Value>>;
 }
 
+/** Operations whose records are made differently from the others' (what they must not find is left out). */
+export const SHAPED_BY_OPERATION: ReadonlySet<string> = new Set(['createPolicy', 'archivePolicy', 'patchPolicyConfigs', 'createCredential', 'createWallets']);
+
 /** Chains the sandbox serves; a body naming another is grounded on Sepolia. */
 const SERVED_CHAINS = new Set([SEPOLIA, BASE_SEPOLIA, '3478487238524512106', '14767482510784806043']);
 
@@ -152,11 +155,25 @@ async function coordinatorState(sandbox: Sandbox, operationId: string): Promise<
   }));
   // Allow-list policies, as the spec's examples configure.
   const allowList = (name: string): any => made('createPolicy', c.POST('/policies', {
-    body: { policy_kind: 'onchain', name, policy_implementation_id: SANDBOX_POLICY_IDS.allowListPolicyImplementation, policy_engine_id: engine.id, onchain_policies: [{ chain_selector: SEPOLIA, initial_config: { allowlist: [] } }] },
+    body: {
+      policy_kind: 'onchain',
+      name,
+      policy_implementation_id: SANDBOX_POLICY_IDS.allowListPolicyImplementation,
+      policy_engine_id: engine.id,
+      onchain_policies: [SEPOLIA, BASE_SEPOLIA].map((chain_selector) => ({ chain_selector, initial_config: { allowlist: [] } })),
+    },
   }));
   const onchain = await allowList('fuzz');
   const spareOnchain = await allowList('spare');
   later();
+  if (operationId === 'patchPolicyConfigs') {
+    // The spec's example patches a configuration already at version 2.
+    await made('patchPolicyConfigs', c.PATCH('/policies/{policy_id}/configs', {
+      ...id({ policy_id: onchain.id }),
+      body: { patches: [{ op: 'replace', path: '/allowlist', value: [] }], apply_onchain_policies: [{ chain_selector: SEPOLIA, current_policy_config_version: '1' }] },
+    }));
+    later();
+  }
   const deployed: any = await made('getPolicy', c.GET('/policies/{policy_id}', id({ policy_id: onchain.id })));
   const protection: any = await made('createTargetProtection', c.POST('/targets/{target_id}/protections', {
     ...id({ target_id: target.id }),
@@ -193,7 +210,7 @@ async function coordinatorState(sandbox: Sandbox, operationId: string): Promise<
   later();
   const credential: any = await made('createCredential', c.POST('/credentials', { body: { credential_type_id: credentialType.id, identity_id: identity.id, expires_at: 2_000_000_000 } }));
   const validator: any = await made('createDataValidator', c.POST('/data-validators', {
-    body: { name: 'fuzz', data_validator_implementation_id: SANDBOX_POLICY_IDS.allowDenyDataValidatorImplementation, onchain_data_validators: [{ chain_selector: SEPOLIA, initial_config: { allowlist: [] } }] },
+    body: { name: 'fuzz', data_validator_implementation_id: SANDBOX_POLICY_IDS.allowDenyDataValidatorImplementation, onchain_data_validators: [{ chain_selector: SEPOLIA, initial_config: { allowlist: [], allowed_jurisdictions: [] } }] },
   }));
   later();
   const offchainPolicy = { policy_id: offchain.id };
@@ -217,6 +234,7 @@ async function coordinatorState(sandbox: Sandbox, operationId: string): Promise<
     },
     body: {
       extractor_ids: [extractor.id],
+      extractor_output_ids: extractor.outputs.map((output: { id: string }) => output.id),
       contract_type_ids: [contractType.id],
       policy_engine_id: engine.id,
       policy_implementation_id: SANDBOX_POLICY_IDS.allowListPolicyImplementation,
