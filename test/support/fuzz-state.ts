@@ -30,6 +30,8 @@ export interface FuzzState {
   byOperation: Record<string, Record<string, Value>>;
   /** Parameters for a request whose body names a `policy_kind` (archivePolicy): a policy of that kind. */
   byKind?: Record<string, Record<string, Value>>;
+  /** Body properties for a body naming a `policy_kind` (a protection's `policy_instance_id`): a policy of that kind. */
+  bodyByKind?: Record<string, Record<string, Value>>;
 }
 
 /** Operations whose records are made differently from the others' (what they must not find is left out). */
@@ -210,7 +212,7 @@ async function coordinatorState(sandbox: Sandbox, operationId: string): Promise<
   later();
   const credential: any = await made('createCredential', c.POST('/credentials', { body: { credential_type_id: credentialType.id, identity_id: identity.id, expires_at: 2_000_000_000 } }));
   const validator: any = await made('createDataValidator', c.POST('/data-validators', {
-    body: { name: 'fuzz', data_validator_implementation_id: SANDBOX_POLICY_IDS.allowDenyDataValidatorImplementation, onchain_data_validators: [{ chain_selector: SEPOLIA, initial_config: { allowlist: [], allowed_jurisdictions: [] } }] },
+    body: { name: 'fuzz', data_validator_implementation_id: SANDBOX_POLICY_IDS.allowDenyDataValidatorImplementation, onchain_data_validators: onEveryChain({ initial_config: { allowlist: [], allowed_jurisdictions: [] } }) },
   }));
   later();
   const offchainPolicy = { policy_id: offchain.id };
@@ -264,6 +266,7 @@ async function coordinatorState(sandbox: Sandbox, operationId: string): Promise<
       updateCredentialType: { credential_type_id: spareCredentialType.id },
     },
     byKind: { offchain: offchainPolicy, onchain: { policy_id: spareOnchain.id } },
+    bodyByKind: { offchain: { policy_instance_id: offchain.id } },
   };
 }
 
@@ -364,7 +367,7 @@ export function groundRequest(bundle: Bundle, op: OperationInfo, request: Reques
   const path = Object.fromEntries(Object.entries(request.path).map(([name, value]) => [name, parameters[name] === undefined ? value : asText(parameters[name]!)]));
   const query = request.query.map(([name, value]): [string, string] => [name, parameters[name] === undefined ? value : asText(parameters[name]!)]);
   if (request.body === undefined) return { path, query, body: undefined };
-  const grounded = groundBody(request.body, state.body);
+  const grounded = groundBody(request.body, { ...state.body, ...state.bodyByKind?.[kind] });
   const schema = deref(bundle, op.operation.requestBody).value?.content?.['application/json']?.schema;
   const body = schema !== undefined && createOracle(bundle)(schema, grounded) ? grounded : request.body;
   return { path, query, body };
