@@ -1,6 +1,6 @@
 /**
- * `--data`: JSON given inline, from a file (`@file.json`) or from stdin
- * (`@-`). JSON that does not parse is a usage error with its line, column and
+ * `--data` (and `--trust`): JSON given inline, from a file (`@file.json`)
+ * or from stdin (`@-`). JSON that does not parse is a usage error with its line, column and
  * position.
  */
 import { readFile } from 'node:fs/promises';
@@ -8,25 +8,35 @@ import { resolve } from 'node:path';
 import { CliUsageError } from './errors.js';
 import { readAllStdin, type CliIo } from './io.js';
 
+/** `--data`'s JSON: inline, `@file` or `@-`. */
 export async function readBody(spec: string, io: CliIo): Promise<unknown> {
-  let text: string;
-  let source = '--data';
+  return readJsonArgument('--data', spec, io);
+}
+
+/** A JSON argument given inline, as `@file` or as `@-` (stdin); errors name `flag` (`--data`, `--trust`). */
+export async function readJsonArgument(flag: string, spec: string, io: CliIo): Promise<unknown> {
+  const { text, source } = await readArgumentText(flag, spec, io);
+  return parseJson(text, source);
+}
+
+/**
+ * The text of an argument given inline, as `@file` or as `@-` (stdin), and
+ * how to name where it came from in an error (`--data @- (stdin)`).
+ */
+export async function readArgumentText(flag: string, spec: string, io: CliIo): Promise<{ text: string; source: string }> {
   if (spec === '@-') {
-    if (io.stdin === undefined) throw new CliUsageError('--data @-: no standard input to read');
-    text = await readAllStdin(io.stdin);
-    source = '--data @- (stdin)';
-  } else if (spec.startsWith('@')) {
+    if (io.stdin === undefined) throw new CliUsageError(`${flag} @-: no standard input to read`);
+    return { text: await readAllStdin(io.stdin), source: `${flag} @- (stdin)` };
+  }
+  if (spec.startsWith('@')) {
     const file = resolve(io.cwd ?? process.cwd(), spec.slice(1));
     try {
-      text = await readFile(file, 'utf8');
+      return { text: await readFile(file, 'utf8'), source: `${flag} ${spec}` };
     } catch (error) {
-      throw new CliUsageError(`--data ${spec}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new CliUsageError(`${flag} ${spec}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
-    source = `--data ${spec}`;
-  } else {
-    text = spec;
   }
-  return parseJson(text, source);
+  return { text: spec, source: flag };
 }
 
 /** JSON.parse, with a failure turned into where the text went wrong (line, column, position). */

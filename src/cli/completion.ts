@@ -25,7 +25,7 @@ export async function complete(words: readonly string[]): Promise<string[]> {
   const api = findApi(before[0]!);
   if (api === undefined) return [];
   const table = await loadTable(api);
-  if (before.length === 1) return matching([...table.operations.map((operation) => operation.name), ...(api.name === 'streams' ? ['latest', 'watch'] : [])]);
+  if (before.length === 1) return matching([...table.operations.map((operation) => operation.name), ...(api.name === 'streams' ? ['latest', 'watch', 'verify'] : [])]);
   const operation = findOperation(table, before[1]!);
   const previous = before[before.length - 1]!;
   if (previous.startsWith('--')) {
@@ -35,7 +35,7 @@ export async function complete(words: readonly string[]): Promise<string[]> {
     if (values) return matching(values.map(String));
   }
   if (!current.startsWith('-')) return [];
-  const flow = api.name === 'streams' && (before[1] === 'latest' || before[1] === 'watch') ? before[1] : undefined;
+  const flow = api.name === 'streams' && (before[1] === 'latest' || before[1] === 'watch' || before[1] === 'verify') ? before[1] : undefined;
   const flags = operation ? [...operationFlags(api, operation).keys()] : flow ? [...streamsFlowFlags(flow).keys()] : Object.keys(FLAGS);
   return matching(flags.map((flag) => `--${flag}`));
 }

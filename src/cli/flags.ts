@@ -42,6 +42,8 @@ export const FLAGS = {
   decode: { boolean: true, usage: '--decode', help: "each report's values in human units" },
   count: { usage: '--count <n>', help: 'stop after this many reports' },
   'reconnect-attempts': { usage: '--reconnect-attempts <n>', help: 'failed connections in a row before giving up, exit 3 (default 10)' },
+  verify: { boolean: true, usage: '--verify', help: "only reports whose signatures --trust vouches for (others on stderr)" },
+  trust: { usage: '--trust <json|@file|@->', help: 'the oracle network configurations reports are checked against (reportTrust)' },
   'feed-ids': { usage: '--feed-ids <id,…>', help: 'the streams to watch (as well as the arguments)' },
 } as const satisfies Record<string, CliFlag>;
 
@@ -74,13 +76,23 @@ export function operationFlags(api: CliApi, operation: CliOperation): Map<string
   return known;
 }
 
-/** The flags of `streams latest` and `streams watch`. */
-export function streamsFlowFlagNames(flow: 'latest' | 'watch'): FlagName[] {
-  return [...COMMON.filter((name) => name !== 'include'), ...STREAMS, ...(flow === 'latest' ? (['decode'] as const) : (['ws-url', 'count', 'reconnect-attempts', 'feed-ids'] as const))];
+/** The streams API's commands beyond its operations (src/cli/streams-flows.ts, src/cli/verify-command.ts). */
+export type StreamsFlow = 'latest' | 'watch' | 'verify';
+
+/** The flags of `streams latest`, `streams watch` and `streams verify`. */
+export function streamsFlowFlagNames(flow: StreamsFlow): FlagName[] {
+  if (flow === 'verify') return ['help', 'trust'];
+  return [
+    ...COMMON.filter((name) => name !== 'include'),
+    ...STREAMS,
+    ...(flow === 'latest' ? (['decode'] as const) : (['ws-url', 'count', 'reconnect-attempts', 'feed-ids'] as const)),
+    'verify',
+    'trust',
+  ];
 }
 
-/** The flags of `streams latest` or `streams watch`, as the parser takes them. */
-export function streamsFlowFlags(flow: 'latest' | 'watch'): Map<string, FlagSpec> {
+/** The flags of a streams flow, as the parser takes them. */
+export function streamsFlowFlags(flow: StreamsFlow): Map<string, FlagSpec> {
   return flagMap(streamsFlowFlagNames(flow));
 }
 

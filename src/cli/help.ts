@@ -8,8 +8,9 @@ import { waitFlowOf } from './waits.js';
 
 export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter> <value>…] [options]
        service-sdk <api> request <METHOD> <path> [--data <json>]
-       service-sdk streams latest <feedID>… [--decode]
-       service-sdk streams watch <feedID>…
+       service-sdk streams latest <feedID>… [--decode] [--verify --trust <json|@file|@->]
+       service-sdk streams watch <feedID>… [--verify --trust <json|@file|@->]
+       service-sdk streams verify <fullReport|@file|@-> --trust <json|@file|@->
        service-sdk sandbox [--port N] [--json]
        service-sdk profile set <name> --api <channels|streams|policy> [--api-key K] [--api-secret S] [--base-url U] [--network N]
        service-sdk completion bash|zsh|fish
@@ -35,7 +36,7 @@ export function apiHelp(api: CliApi, table: CliTable): string {
     '',
     'operations:',
     ...table.operations.map((operation) => `  ${operation.name.padEnd(width)}  ${operation.summary ?? `${operation.method} ${operation.path}`}`),
-    ...(api.name === 'streams' ? ['', 'flows:', '  latest <feedID>… [--decode]   latest report of each stream', '  watch <feedID>…               the live stream as NDJSON, until Ctrl-C'] : []),
+    ...(api.name === 'streams' ? ['', 'flows:', '  latest <feedID>… [--decode]   latest report of each stream', '  watch <feedID>…               the live stream as NDJSON, until Ctrl-C', '  verify <fullReport|@file|@->  check a report\'s signatures against --trust'] : []),
     '',
     `service-sdk ${api.name} <operation> --help shows its parameters.`,
     '',

@@ -78,6 +78,10 @@ async function dispatch(io: CliIo): Promise<number> {
     const { runRequest } = await import('./request-command.js');
     return runRequest(api, rest, io);
   }
+  if (api.name === 'streams' && second === 'verify') {
+    const { runVerify } = await import('./verify-command.js');
+    return runVerify(rest, io);
+  }
   if (api.name === 'streams' && (second === 'latest' || second === 'watch')) {
     const { runStreamsFlow } = await import('./streams-flows.js');
     return runStreamsFlow(api, second, rest, io);

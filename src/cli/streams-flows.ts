@@ -2,6 +2,8 @@
  * The streams API's two flows beyond its operations:
  * - `streams latest <feedID>… [--decode]`: each stream's latest report;
  * - `streams watch <feedID>…`: the live stream as NDJSON until Ctrl-C (or `--count`).
+ * With `--verify --trust …`, both print only the reports whose signatures the
+ * trust vouches for; each other one is told on stderr with its reason.
  */
 import type { CliApi } from './apis.js';
 import { isSet, lastValue, parseArgs, type ParsedArgs } from './argv.js';
@@ -10,6 +12,7 @@ import { resolveSettings } from './credentials.js';
 import { CliUsageError, EXIT } from './errors.js';
 import { writeLine, type CliIo } from './io.js';
 import { optionsHelp, streamsFlowFlagNames, streamsFlowFlags } from './flags.js';
+import { verifyOption } from './report-trust.js';
 import { settingFlags } from './setting-flags.js';
 import { conventionFetch, parseHeaders } from './http-conventions.js';
 import { compileFilter, outputFormat, printResult, toJson } from './output.js';
@@ -25,14 +28,16 @@ const DEFAULT_RECONNECT_ATTEMPTS = 10;
 const LATEST_HELP = `usage: service-sdk streams latest <feedID>… [--decode] [options]
 
 The latest report of each stream; --decode adds its values in human units
-(prices as decimals, times as ISO 8601).
+(prices as decimals, times as ISO 8601). With --verify, only reports whose
+signatures --trust vouches for; exit 1 if any is not.
 
 ${optionsHelp(streamsFlowFlagNames('latest'))}
 `;
 const WATCH_HELP = `usage: service-sdk streams watch <feedID>… [--count N] [--ws-url URL] [options]
 
 The live report stream, one decoded report per line (NDJSON), until Ctrl-C
-or --count reports. Connection events go to stderr.
+or --count reports. Connection events go to stderr. With --verify, only
+reports whose signatures --trust vouches for; the others are told on stderr.
 
 ${optionsHelp(streamsFlowFlagNames('watch'))}
 `;
@@ -68,6 +73,7 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   if (!(Number.isInteger(reconnectAttempts) && reconnectAttempts >= 1)) {
     throw new CliUsageError(`--reconnect-attempts: expected an integer ≥ 1, got ${JSON.stringify(attemptsText)}`);
   }
+  const trust = await verifyOption(args, io);
   const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
   const http = conventionFetch({ headers: parseHeaders(args.flags.get('header') ?? []), verbose: isSet(args, 'verbose') }, io);
   const client = await makeClient(api, settings, http.fetch);
@@ -76,17 +82,19 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   if (flow === 'latest') {
     const decode = isSet(args, 'decode');
     const { ApiError } = await import('../core/errors.js');
+    const { ReportVerificationError } = await import('../reports/verify-types.js');
     const reports = [];
     let failed = 0;
     // Each stream on its own: one that fails is told on stderr, and the others are still printed.
     for (const feedID of feedIDs) {
       try {
-        const report = await streams.getLatestReport(client as never, feedID, { decode, ...(io.signal ? { signal: io.signal } : {}) });
+        const report = await streams.getLatestReport(client as never, feedID, { decode, ...(trust ? { verify: trust } : {}), ...(io.signal ? { signal: io.signal } : {}) });
         reports.push(decode ? inHumanUnits(report as never) : report);
       } catch (error) {
-        if (!(error instanceof ApiError) || feedIDs.length === 1) throw error;
+        if (!(error instanceof ApiError || error instanceof ReportVerificationError) || feedIDs.length === 1) throw error;
         failed++;
-        io.stderr.write(`service-sdk: ${feedID}: ${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${error.message}\n`);
+        const why = error instanceof ApiError ? `${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${error.message}` : error.message;
+        io.stderr.write(`service-sdk: ${feedID}: ${why}\n`);
       }
     }
     await printResult(io.stdout, feedIDs.length === 1 ? reports[0] : reports, format, filter);
@@ -95,13 +103,23 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
 
   if (settings.apiKey === undefined) throw new CliUsageError('streams watch: the live stream is signed: give --api-key and --api-secret');
   let live: ReturnType<typeof streams.streamReports<true>>;
+  let unverified = 0;
   try {
     live = streams.streamReports(client as never, feedIDs, {
       decode: true,
+      ...(trust ? { verify: trust } : {}),
       ...(settings.wsUrl ? { wsUrl: settings.wsUrl } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       reconnect: { maxAttempts: reconnectAttempts },
-      onStatus: (event) => io.stderr.write(`stream: ${describeEvent(event)}\n`),
+      onStatus: (event) => {
+        // A report the trust does not vouch for is said plainly, with the verification's reason.
+        if (event.type === 'message-skipped' && event.error.problem === 'unverified') {
+          unverified++;
+          io.stderr.write(`service-sdk: report not verified: ${event.error.message}\n`);
+          return;
+        }
+        io.stderr.write(`stream: ${describeEvent(event)}\n`);
+      },
     });
   } catch (error) {
     // The stream refuses a base URL of its own with no WebSocket host: said here in the command line's words.
@@ -125,6 +143,7 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
     return EXIT.noAnswer;
   } finally {
     await live.close();
+    if (unverified > 0) io.stderr.write(`service-sdk: ${unverified} report${unverified === 1 ? '' : 's'} not verified (skipped)\n`);
   }
   // Ctrl-C ends the stream cleanly, and the exit code says it was interrupted.
   return io.signal?.aborted ? EXIT.interrupted : EXIT.ok;
