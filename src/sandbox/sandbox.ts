@@ -218,6 +218,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
     if (fault?.delayMs !== undefined) await delay(fault.delayMs, [request.signal, closing.signal]);
     if (fault?.drop) throw new InjectedDrop();
 
+    await behaviour.ready?.();
     const bodyText = request.body === null ? '' : await request.text();
     // Reading the body waited: a sandbox closed meanwhile answers nothing more.
     ensureOpen();

@@ -53,6 +53,8 @@ export interface ApiBehaviour {
   readonly api: SandboxApi;
   /** One handler per operationId of the API's spec. */
   readonly handlers: Readonly<Record<string, OperationHandler>>;
+  /** Awaited before a handler runs: loads what the handlers need lazily (the streams API's report signer). */
+  readonly ready?: () => Promise<void>;
   /**
    * Checks the credentials of a request before its handler runs: `'ok'`,
    * `'anonymous'` (no credentials, and the operation allows that), or the

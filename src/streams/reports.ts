@@ -5,7 +5,7 @@ import type { components, operations } from '../../generated/types/streams.js';
 import type { StreamsClient } from './client.js';
 import { decodeReport } from '../reports/decode.js';
 import type { DecodedReport } from '../reports/decoded.js';
-import { verifyReport } from '../reports/verify.js';
+import { loadVerifier, type ReportVerifier } from '../reports/verify-lazy.js';
 import { ReportVerificationError, type ReportTrust } from '../reports/verify-types.js';
 
 /** A report as the streams API returns it: `feedID`, its timestamps and the signed `fullReport`. */
@@ -58,10 +58,19 @@ function isReport(value: Record<string, unknown>): boolean {
 const hasReport = (body: Record<string, unknown>) => isRecord(body.report) && isReport(body.report);
 const hasReports = (body: Record<string, unknown>) => isArrayOf(body.reports, isReport);
 
-/** The report as the options ask: verified first (throwing ReportVerificationError), then decoded. */
-function maybeDecode<O extends ReportOptions | undefined>(report: Report, options: O | undefined): ReportOf<O> {
+/**
+ * The verifier when the options ask for verification, else undefined: loaded
+ * only then (a dynamic import), so the helpers load no secp256k1 without `verify`.
+ */
+async function verifierFor(options: ReportOptions | undefined): Promise<ReportVerifier | undefined> {
+  return options?.verify === undefined ? undefined : loadVerifier();
+}
+
+/** The report as the options ask: verified first with `verifier` (throwing ReportVerificationError), then decoded. */
+function maybeDecode<O extends ReportOptions | undefined>(report: Report, options: O | undefined, verifier: ReportVerifier | undefined): ReportOf<O> {
   if (options?.verify !== undefined) {
-    const verification = verifyReport(report.fullReport, options.verify);
+    // Every caller loads the verifier when `verify` is given (verifierFor): never skip a check silently.
+    const verification = verifier!(report.fullReport, options.verify);
     if (!verification.valid) throw new ReportVerificationError(verification);
   }
   return (options?.decode ? withDecoded(report) : report) as ReportOf<O>;
@@ -73,13 +82,14 @@ export async function getLatestReport<O extends ReportOptions | undefined = unde
   feedID: string,
   options?: O,
 ): Promise<ReportOf<O>> {
+  const verifier = await verifierFor(options);
   const data = expectBody<{ report: Report }>(
     await unwrap(client.GET('/api/v1/reports/latest', { params: { query: { feedID } }, signal: options?.signal })),
     'GET /api/v1/reports/latest',
     'a report',
     hasReport,
   );
-  return maybeDecode<O>(data.report, options);
+  return maybeDecode<O>(data.report, options, verifier);
 }
 
 /** The report of a stream whose span covers `timestamp` (Unix seconds). */
@@ -89,13 +99,14 @@ export async function getReportAtTimestamp<O extends ReportOptions | undefined =
   timestamp: number,
   options?: O,
 ): Promise<ReportOf<O>> {
+  const verifier = await verifierFor(options);
   const data = expectBody<{ report: Report }>(
     await unwrap(client.GET('/api/v1/reports', { params: { query: { feedID, timestamp } }, signal: options?.signal })),
     'GET /api/v1/reports',
     'a report',
     hasReport,
   );
-  return maybeDecode<O>(data.report, options);
+  return maybeDecode<O>(data.report, options, verifier);
 }
 
 /** What `getBulkReports` resolves to: the reports found, the stream IDs that had none, and whether every stream answered. */
@@ -118,6 +129,7 @@ export async function getBulkReports<O extends ReportOptions | undefined = undef
   timestamp: number,
   options?: O,
 ): Promise<BulkReports<ReportOf<O>>> {
+  const verifier = await verifierFor(options);
   const pending = client.GET('/api/v1/reports/bulk', {
     params: { query: { feedIDs: [...feedIDs], timestamp } },
     signal: options?.signal,
@@ -127,7 +139,7 @@ export async function getBulkReports<O extends ReportOptions | undefined = undef
   const present = new Set(data.reports.map((report) => report.feedID.toLowerCase()));
   const missingFeedIDs = feedIDs.filter((id) => !present.has(id.toLowerCase()));
   return {
-    reports: data.reports.map((report) => maybeDecode<O>(report, options)),
+    reports: data.reports.map((report) => maybeDecode<O>(report, options, verifier)),
     missingFeedIDs,
     // A 206 always means partial, even if the IDs compare equal (e.g. duplicates requested).
     complete: result.response.status !== 206 && missingFeedIDs.length === 0,
@@ -140,13 +152,14 @@ export async function getReportsPage<O extends ReportOptions | undefined = undef
   query: { feedID: string; startTimestamp: number; limit?: number },
   options?: O,
 ): Promise<ReportOf<O>[]> {
+  const verifier = await verifierFor(options);
   const data = expectBody<{ reports: Report[] }>(
     await unwrap(client.GET('/api/v1/reports/page', { params: { query }, signal: options?.signal })),
     'GET /api/v1/reports/page',
     'a list of reports',
     hasReports,
   );
-  return data.reports.map((report) => maybeDecode<O>(report, options));
+  return data.reports.map((report) => maybeDecode<O>(report, options, verifier));
 }
 
 /** The stream and time range `paginateReports` walks. */
@@ -172,16 +185,19 @@ export function paginateReports<R extends ReportRange>(
   range: R,
 ): AsyncGenerator<ReportOf<R>, void, undefined> {
   const { feedID, from, to = Number.POSITIVE_INFINITY, pageSize, signal } = range;
+  // Set by the first page's fetch (before any page's reports are yielded) when `verify` is given.
+  let verifier: ReportVerifier | undefined;
   return walkPages<Report[], ReportOf<R>, number>(
     {
       first: from,
       fetchPage: async (startTimestamp) => {
         const query = pageSize === undefined ? { feedID, startTimestamp } : { feedID, startTimestamp, limit: pageSize };
+        verifier ??= await verifierFor(range);
         const page = await getReportsPage(client, query, { signal });
         return page.filter((report) => report.observationsTimestamp <= to);
       },
       // Decoding happens per page as it is yielded, so memory stays bounded by one page.
-      itemsOf: (page) => page.map((report) => maybeDecode<R>(report, range)),
+      itemsOf: (page) => page.map((report) => maybeDecode<R>(report, range, verifier)),
       nextCursor: (page) => {
         const last = page[page.length - 1]!.observationsTimestamp;
         return last >= to ? undefined : last + 1;

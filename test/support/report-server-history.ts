@@ -1,5 +1,6 @@
 import { createHmacSigner } from '../../src/core/hmac/index.js';
 import type { CatalogStream } from '../../src/sandbox/streams/catalog.js';
+import { loadDonSigner } from '../../src/sandbox/streams/don.js';
 import { reportAt } from '../../src/sandbox/streams/history.js';
 import type { Report } from '../../src/streams/reports.js';
 
@@ -10,6 +11,9 @@ import type { Report } from '../../src/streams/reports.js';
  * same deterministic words and signatures, so every report decodes; only the
  * streams differ, made up from a label instead of taken from the catalog.
  */
+
+// The sandbox's DON signer loads lazily (its requests await it); reports are made here without a request.
+await loadDonSigner();
 
 // SHA-256 through the SDK's signer: native where the runtime has node:crypto, pure JS elsewhere.
 const hasher = createHmacSigner('local report service');

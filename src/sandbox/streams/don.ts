@@ -9,12 +9,18 @@
  * Signing costs two secp256k1 signatures (~0.1–0.3 ms), so signed reports
  * are kept in a bounded cache: the live stream, the REST routes and several
  * clients ask for the same seconds.
+ *
+ * The signer (libsecp256k1, 1.2 MB of WebAssembly) is imported on first
+ * need, not with the sandbox: the streams API's requests and live
+ * subscriptions await {@link loadDonSigner} before a report is made, so
+ * `createSandbox` (and `sandbox.reportTrust`, addresses written out here)
+ * loads none of it.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { createHmacSigner } from '../../core/hmac/index.js';
 import { encodeFullReport, encodeReportBlob, type ReportFieldValue } from '../../reports/encode.js';
-import { signHash } from '../../reports/secp256k1.js';
+import { SdkError } from '../../core/sdk-error.js';
 import type { ReportTrust } from '../../reports/verify-types.js';
 import { SANDBOX_STREAMS } from './catalog.js';
 
@@ -64,6 +70,25 @@ export function sandboxReportTrust(): ReportTrust {
   return trust;
 }
 
+type SignHash = (hash: Uint8Array, privateKey: Uint8Array) => { signature: Uint8Array; recoveryId: number };
+let signHash: SignHash | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the DON's signer (once; later calls share the first load). Reports
+ * can be signed once it resolves; the next call tries again after a failure.
+ */
+export function loadDonSigner(): Promise<void> {
+  loading ??= import('../../reports/secp256k1.js').then(
+    (module) => void (signHash = module.signHash),
+    (cause: unknown) => {
+      loading = undefined;
+      throw new SdkError(`the sandbox cannot sign reports: its signer's module did not load (${String(cause)})`);
+    },
+  );
+  return loading;
+}
+
 /** Signed reports kept (each ~1.5 kB): a few minutes of every stream's seconds. */
 const CACHE_SIZE = 4_096;
 const cache = new Map<string, string>();
@@ -95,7 +120,9 @@ export function signedFullReport(
   signed.set(keccak_256(hexToBytes(reportBlob.slice(2))), 0);
   reportContext.forEach((word, i) => signed.set(hexToBytes(word.slice(2)), 32 + 32 * i));
   const hash = keccak_256(signed);
-  const signatures = keysFor(signing).map((k) => signHash(hash, k));
+  if (signHash === undefined) throw new SdkError('the sandbox signed a report before its signer was loaded: await loadDonSigner() first');
+  const sign = signHash;
+  const signatures = keysFor(signing).map((k) => sign(hash, k));
   const rawVs = new Uint8Array(32);
   signatures.forEach(({ recoveryId }, i) => (rawVs[i] = recoveryId));
   const fullReport = encodeFullReport(reportBlob, {

@@ -7,6 +7,7 @@
 import type { OperationId } from '../../../generated/operations/streams.js';
 import type { BehaviourContext } from '../context.js';
 import { SandboxHttpError, type ApiBehaviour, type AuthInput, type OperationHandler, type SandboxAnswer } from '../types.js';
+import { loadDonSigner } from './don.js';
 import { streamsErrorAnswer } from './error-answer.js';
 import { createReportHandlers } from './handlers.js';
 import { createHmacVerifier, hasHmacHeaders } from './hmac.js';
@@ -41,6 +42,8 @@ export function createStreamsBehaviour(context: BehaviourContext): ApiBehaviour 
   return {
     api: 'streams',
     handlers,
+    // Reports are signed by the DON: its signer (libsecp256k1) loads with the first streams request, not with the sandbox.
+    ready: loadDonSigner,
     authenticate,
     errorAnswer: streamsErrorAnswer,
     refuseRequest: streamsRequestRefusal,

@@ -12,6 +12,7 @@
  * subscriptions at once.
  */
 import type { SandboxClock } from '../clock.js';
+import { loadDonSigner } from './don.js';
 import { findStream, hasReportAt, reportAt, type CatalogStream } from './index.js';
 import type { StreamOrigins } from './origins.js';
 
@@ -122,6 +123,8 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
         const refusal = Response.json({ type: 'SERVICE_UNAVAILABLE', message: `origin ${String(origin)} is not available` }, { status: 503 });
         return { ok: false, refusal };
       }
+      // The ticker signs reports synchronously: the DON's signer is loaded before the subscription opens.
+      await loadDonSigner();
       const feedIDs = (url.searchParams.get('feedIDs') ?? '').split(',').filter((id) => id !== '');
       const streams = feedIDs.map((id) => findStream(id)).filter((stream): stream is CatalogStream => stream !== undefined);
       return { ok: true, origin, streams };

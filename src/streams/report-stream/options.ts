@@ -1,4 +1,4 @@
-import { checkReportTrust } from '../../reports/verify.js';
+import { checkReportTrust } from '../../reports/verify-config.js';
 import type { ReportTrust } from '../../reports/verify-types.js';
 import { ConfigurationError } from '../../core/errors.js';
 import type { SdkError } from '../../core/errors.js';

@@ -1,4 +1,4 @@
-import { verifyReport } from '../../reports/verify.js';
+import { loadVerifier, type ReportVerifier } from '../../reports/verify-lazy.js';
 import type { ReportTrust } from '../../reports/verify-types.js';
 import type { Report } from '../reports.js';
 import { ReportStreamMessageError } from './errors.js';
@@ -27,6 +27,10 @@ interface Waiting {
  * not stall the connections (their pings, their other messages). A copy of
  * a report already verified or being verified is not verified again; one
  * that fails is skipped as `unverified`, with the verification's reason.
+ *
+ * The verifier (libsecp256k1) is imported when the stream starts with
+ * `verify`, not with the SDK: reports arriving before it has loaded wait in
+ * the queue like any other.
  */
 export class StreamVerification {
   /** Recent outcomes by `fullReport`: true, or the refusal. */
@@ -35,13 +39,27 @@ export class StreamVerification {
   private readonly inQueue = new Set<string>();
   private scheduled = false;
   private stopped = false;
+  /** `verifyReport` once its module has loaded. */
+  private verifier: ReportVerifier | undefined;
+  /** Why the verifier could not be loaded: every report is then refused with it. */
+  private loadFailure: string | undefined;
 
   constructor(
     private readonly trust: ReportTrust,
     private readonly status: StreamStatus,
     /** Most reports waiting for verification; more are skipped (a flood must not grow memory without bound). */
     private readonly maxWaiting: number,
-  ) {}
+  ) {
+    loadVerifier().then(
+      (verifier) => (this.verifier = verifier),
+      (error: unknown) => (this.loadFailure = error instanceof Error ? error.message : String(error)),
+    ).finally(() => {
+      this.scheduled = false;
+      if (this.waiting.length > 0) this.schedule();
+    });
+    // Until it has loaded, runs wait for it: nothing is verified before.
+    this.scheduled = true;
+  }
 
   /**
    * Whether `report` is verified: `true` or `false` when known now, else a
@@ -85,13 +103,19 @@ export class StreamVerification {
     while (!this.stopped && this.waiting.length > 0 && performance.now() < end) {
       const { report, source, settle } = this.waiting.shift()!;
       this.status.counts.verified++;
-      const result = verifyReport(report.fullReport, this.trust);
+      const result = this.verify(report.fullReport);
       this.remember(report.fullReport, result.valid);
       this.inQueue.delete(report.fullReport);
       if (!result.valid) this.refuse(source, `a report of ${report.feedID} at ${report.observationsTimestamp}: ${result.reason}: ${result.message}`);
       settle(result.valid);
     }
     if (this.waiting.length > 0) this.schedule();
+  }
+
+  /** The verification of one report; a refusal naming the cause when the verifier could not be loaded. */
+  private verify(fullReport: string): ReturnType<ReportVerifier> | { valid: false; reason: string; message: string } {
+    if (this.verifier === undefined) return { valid: false, reason: 'not_verified', message: this.loadFailure ?? 'the verifier is not loaded' };
+    return this.verifier(fullReport, this.trust);
   }
 
   private remember(fullReport: string, valid: boolean): void {
