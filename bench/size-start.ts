@@ -1,20 +1,28 @@
 /**
  * 6. Size and start. Size: each subpath entry bundled with esbuild as a
- * user's bundler would (bundle, minify, ESM, platform neutral, mainFields
- * module/main, conditions default), then gzip level 9. The generated types
- * are `import type` and vanish; the note names the largest inputs.
+ * user's bundler would, code splitting on (bundle, minify, ESM, platform
+ * neutral, mainFields module/main, conditions default; entry-chunks.ts), then
+ * gzip level 9, each chunk on its own. For each entry: the initial load (the
+ * entry's chunk and the chunks it imports statically) and, apart, the lazy
+ * chunks (what loads on the first verified report or the sandbox's first
+ * signed one). `./streams` and `./report-decoder` re-export the synchronous
+ * `verifyReport`, which carries libsecp256k1: their initial load is given
+ * with every export and with every export but `verifyReport` (what an app
+ * that does not call it loads: `sideEffects: false` lets its bundler drop
+ * it). The generated types are `import type` and vanish; the notes name the
+ * largest inputs.
  *
- * Start: each entry bundled for Node (platform node) into a temporary folder;
- * a fresh `node` process imports it and prints how long the `import()` took.
- * The process' wall time is also taken, and an empty module's as a baseline.
- * Entries are interleaved, 10 processes each; medians.
+ * Start: each entry bundled for Node (platform node, splitting) into a
+ * temporary folder; a fresh `node` process imports it and prints how long the
+ * `import()` took. The process' wall time is also taken, and an empty
+ * module's as a baseline. Entries are interleaved, 10 processes each; medians.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { entryChunks, exportsOf, gzippedSize, type Chunk } from './entry-chunks.js';
 import { median } from './measure.js';
 import type { Row } from './table.js';
 
@@ -37,34 +45,35 @@ export function subpathEntries(): { name: string; source: string }[] {
   return entries;
 }
 
+/** The export a user who does not verify reports leaves out (it carries libsecp256k1). */
+const VERIFIER_EXPORT = 'verifyReport';
+
 interface SizeInfo {
-  minified: number;
-  gzipped: number;
-  top: string;
+  /** The initial load with every export. */
+  initial: readonly Chunk[];
+  /** The initial load with every export but `verifyReport`, where the entry has it. */
+  withoutVerifier?: readonly Chunk[];
+  /**
+   * The lazy chunks of an app that does not call `verifyReport` (with it, the
+   * verifier is in the initial load and the lazy chunk is a stub).
+   */
+  lazy: readonly Chunk[];
 }
 
 async function size(source: string): Promise<SizeInfo> {
-  const result = await build({
-    entryPoints: [source],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    conditions: ['default'],
-    write: false,
-    metafile: true,
-    logLevel: 'warning',
-  });
-  const code = result.outputFiles[0]?.contents;
-  if (code === undefined) throw new Error(`esbuild wrote nothing for ${source}`);
-  const output = Object.values(result.metafile.outputs)[0];
-  const top = Object.entries(output?.inputs ?? {})
-    .sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)
-    .slice(0, 3)
-    .map(([file, info]) => `${relative(root, resolve(root, file)).replace(/^node_modules\//, '').replace(/\/dist\/index\.mjs$/, '')} ${(info.bytesInOutput / 1024).toFixed(1)} kB`)
-    .join(', ');
-  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, top };
+  const all = await entryChunks(source);
+  const names = await exportsOf(source);
+  if (!names.includes(VERIFIER_EXPORT)) return all;
+  const without = await entryChunks(source, names.filter((name) => name !== VERIFIER_EXPORT));
+  return { initial: all.initial, withoutVerifier: without.initial, lazy: without.lazy };
+}
+
+const kB = (bytes: number): string => `${(bytes / 1024).toFixed(1)} kB`;
+/** A note on some chunks: minified size, chunk count, largest inputs of the biggest. */
+function chunksNote(chunks: readonly Chunk[]): string {
+  const biggest = [...chunks].sort((a, b) => b.gzipped - a.gzipped)[0];
+  const minified = chunks.reduce((sum, chunk) => sum + chunk.minified, 0);
+  return `${kB(minified)} minified in ${chunks.length} chunk(s); largest: ${biggest?.top ?? 'none'}`;
 }
 
 /** Runs `node file`, returns the wall time in ms and what the process printed. */
@@ -102,15 +111,18 @@ export async function benchSizeStart(): Promise<Row[]> {
     writeFileSync(join(dir, 'run-empty.mjs'), runner('./empty.mjs'));
     runners.set('empty', join(dir, 'run-empty.mjs'));
     for (const { name: entry, source } of entries) {
+      // Each entry in a folder of its own (its chunks beside it), loaded as Node loads an app's split bundle.
       await build({
-        entryPoints: [source],
+        entryPoints: { [fileOf(entry)]: source },
         bundle: true,
+        splitting: true,
         format: 'esm',
         platform: 'node',
-        outfile: join(dir, `${fileOf(entry)}.mjs`),
+        outdir: join(dir, fileOf(entry)),
+        outExtension: { '.js': '.mjs' },
         logLevel: 'warning',
       });
-      writeFileSync(join(dir, `run-${fileOf(entry)}.mjs`), runner(`./${fileOf(entry)}.mjs`));
+      writeFileSync(join(dir, `run-${fileOf(entry)}.mjs`), runner(`./${fileOf(entry)}/${fileOf(entry)}.mjs`));
       runners.set(entry, join(dir, `run-${fileOf(entry)}.mjs`));
     }
     const wall = new Map<string, number[]>();
@@ -139,10 +151,26 @@ export async function benchSizeStart(): Promise<Row[]> {
       const s = sizes.get(entry) as SizeInfo;
       rows.push({
         bench: BENCH,
-        name: `./${entry}: minified + gzipped`,
-        value: s.gzipped / 1024,
+        name: `./${entry}: initial load, minified + gzipped`,
+        value: gzippedSize(s.initial) / 1024,
         unit: 'kB',
-        note: `${(s.minified / 1024).toFixed(1)} kB minified; largest: ${s.top}`,
+        note: `every export; ${chunksNote(s.initial)}`,
+      });
+      if (s.withoutVerifier !== undefined) {
+        rows.push({
+          bench: BENCH,
+          name: `./${entry}: initial load without ${VERIFIER_EXPORT}, minified + gzipped`,
+          value: gzippedSize(s.withoutVerifier) / 1024,
+          unit: 'kB',
+          note: `every export but ${VERIFIER_EXPORT} (an app that does not call it); ${chunksNote(s.withoutVerifier)}`,
+        });
+      }
+      rows.push({
+        bench: BENCH,
+        name: `./${entry}: lazy chunks, minified + gzipped`,
+        value: gzippedSize(s.lazy) / 1024,
+        unit: 'kB',
+        note: s.lazy.length === 0 ? 'none' : `loaded only through import(), on first need${s.withoutVerifier === undefined ? '' : ` (without ${VERIFIER_EXPORT})`}; ${chunksNote(s.lazy)}`,
       });
       const entryWall = median(wall.get(entry) ?? []);
       rows.push({
