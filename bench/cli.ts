@@ -12,7 +12,7 @@
  * Runs alternate between the commands compared; medians.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -75,6 +75,9 @@ export async function benchCli({ quick = false }: { quick?: boolean } = {}): Pro
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')], { cwd: root, stdio: 'inherit' });
+  // As installed, dist/ sits beside the package's package.json ("type": "module"). Without one, Node
+  // (20.19+) cannot tell the .js files' module system and compiles each as CommonJS first, then as ESM.
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
   const bin = join(out, 'dist', 'src', 'cli', 'bin.js');
   const runs = quick ? 5 : 20;
   const rows: Row[] = [];

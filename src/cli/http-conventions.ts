@@ -10,6 +10,7 @@
 import type { FetchLike } from './clients.js';
 import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
+import { nodeFetch } from './node-fetch.js';
 
 /** Headers made from the credentials: never from -H. */
 const AUTH_HEADERS = /^(authorization|x-authorization-.*|x-api-key|cookie)$/i;
@@ -45,8 +46,8 @@ export interface ConventionFetch {
   lastAnswerHead: () => string | undefined;
 }
 
-/** A fetch around `base` (the global fetch by default) that adds the headers and traces on stderr. */
-export function conventionFetch({ headers, verbose }: HttpConventions, io: CliIo, base: FetchLike = (input, init) => fetch(input, init)): ConventionFetch {
+/** A fetch around `base` (by default node:http's, src/cli/node-fetch.ts, for start-up) that adds the headers and traces on stderr. */
+export function conventionFetch({ headers, verbose }: HttpConventions, io: CliIo, base: FetchLike = nodeFetch): ConventionFetch {
   let head: string | undefined;
   const wrapped: FetchLike = async (input, init) => {
     const request = new Request(input, init);

@@ -13,9 +13,8 @@ import { wantsColour } from './colour.js';
 import { envName, resolveSettings } from './credentials.js';
 import { conventionFetch, parseHeaders } from './http-conventions.js';
 import { settingFlags } from './setting-flags.js';
-import { capturingFetch, curlCommand, signingInputs, type CapturedRequest } from './dry-run.js';
+import type { CapturedRequest } from './dry-run.js';
 import { CliUsageError } from './errors.js';
-import { operationHelp } from './help.js';
 import { writeLine, type CliIo } from './io.js';
 import { compileFilter, outputFormat, printApiErrorBody, printResult } from './output.js';
 import { checkedRequest } from './spec-check.js';
@@ -23,7 +22,6 @@ import { pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
 import type { CliOperation } from './spec-table.js';
 import { parseDuration } from './duration.js';
-import { followWork } from './follow-work.js';
 import { waitFlowOf } from './waits.js';
 
 
@@ -50,6 +48,7 @@ function positiveNumber(flag: string, raw: string | undefined, fallback: number)
 export async function runOperation(api: CliApi, operation: CliOperation, rest: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(rest, operationFlags(api, operation), (flag) => whyNotHere(api, operation, flag));
   if (isSet(args, 'help')) {
+    const { operationHelp } = await import('./help.js');
     io.stdout.write(operationHelp(api, operation));
     return 0;
   }
@@ -83,15 +82,17 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
 
   const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
   const captured: CapturedRequest[] = [];
-  const http = conventionFetch({ headers: parseHeaders(args.flags.get('header') ?? []), verbose: isSet(args, 'verbose') }, io, dryRun ? capturingFetch(captured) : undefined);
+  // What only some commands use is imported when used: each module read costs every command's start-up.
+  const dry = dryRun ? await import('./dry-run.js') : undefined;
+  const http = conventionFetch({ headers: parseHeaders(args.flags.get('header') ?? []), verbose: isSet(args, 'verbose') }, io, dry?.capturingFetch(captured));
   const client = await makeClient(api, settings, http.fetch);
   const init = { params, ...(body === undefined ? {} : { body }), signal: io.signal };
 
-  if (dryRun) {
+  if (dry !== undefined) {
     await client[operation.method]!(operation.path, init);
     for (const request of captured) {
-      await writeLine(io.stdout, curlCommand(request, envName(api.credentials, 'apiKey')));
-      const inputs = await signingInputs(request);
+      await writeLine(io.stdout, dry.curlCommand(request, envName(api.credentials, 'apiKey')));
+      const inputs = await dry.signingInputs(request);
       if (inputs) await writeLine(io.stderr, inputs.join('\n'));
     }
     return 0;
@@ -116,6 +117,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   }
   let code = 0;
   if (waitFlow !== undefined) {
+    const { followWork } = await import('./follow-work.js');
     const followed = await followWork(waitFlow, client, value as Record<string, unknown>, params.path, body, { intervalMs: waitInterval, timeoutMs: waitTimeout, timeoutText: waitTimeoutText }, io);
     value = followed.value;
     code = followed.code;

@@ -1,7 +1,7 @@
 /**
  * A command's parameters and body checked before sending, with the same
  * generated request checks the sandbox applies (src/sandbox/request-check.ts,
- * through its `applyRequestCheck`): one reading of the spec for both, so
+ * through its `applyRequestCheck`, one API's checks at a time): one reading of the spec for both, so
  * the command line refuses exactly what the sandbox (and the service's
  * spec) refuses: formats, patterns, enums, bounds, `minItems`, unknown body
  * fields. A problem is a usage error naming the flag (`--limit`) or the
@@ -12,6 +12,15 @@ import type { CliApi } from './apis.js';
 import type { ParsedArgs } from './argv.js';
 import { CliUsageError } from './errors.js';
 import type { CliOperation, CliParam } from './spec-table.js';
+import type { RequestCheck } from '../sandbox/apply-request-check.js';
+
+/** The operation's generated check; only its own API's checks are loaded (start-up). */
+async function checkOf(api: CliApi, operation: CliOperation): Promise<RequestCheck> {
+  const { requestChecksOf } = await import('../sandbox/request-checks-of.js');
+  const check = (await requestChecksOf(api.spec))[operation.id];
+  if (check === undefined) throw new Error(`no generated request check for ${api.spec} ${operation.id}`);
+  return check;
+}
 
 /** A request's parameters by place, typed as the spec declares them. */
 export type Params = Record<'path' | 'query' | 'header', Record<string, unknown>>;
@@ -39,9 +48,8 @@ export async function checkedRequest(api: CliApi, operation: CliOperation, args:
     else if (param.in === 'query') for (const value of values) query.append(param.name, value);
     else headers.set(param.name, values.join(','));
   }
-  const { applyRequestCheck, GENERATED_REQUEST_CHECKS } = await import('../sandbox/request-check.js');
-  const check = GENERATED_REQUEST_CHECKS[api.spec][operation.id];
-  if (check === undefined) throw new Error(`no generated request check for ${api.spec} ${operation.id}`);
+  const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
+  const check = await checkOf(api, operation);
   const result = applyRequestCheck(check, { pathParams, query, headers, body });
   if (result.problem !== undefined) {
     const { problem } = result;
@@ -61,8 +69,8 @@ export async function checkedRequest(api: CliApi, operation: CliOperation, args:
 
 /** One value of a parameter checked alone (a feed ID given as an argument), named as the user gave it. */
 export async function checkedValue(api: CliApi, operation: CliOperation, param: CliParam, value: string, label: string): Promise<unknown> {
-  const { applyRequestCheck, GENERATED_REQUEST_CHECKS } = await import('../sandbox/request-check.js');
-  const check = GENERATED_REQUEST_CHECKS[api.spec][operation.id]!;
+  const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
+  const check = await checkOf(api, operation);
   const query = new URLSearchParams();
   const pathParams: Record<string, string> = {};
   if (param.in === 'path') pathParams[param.name] = value;
