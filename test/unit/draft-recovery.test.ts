@@ -92,9 +92,10 @@ describe('a transient finalize failure', () => {
   });
 
   it('a finalize that went through but whose answer was lost is not sent again: the read-back finds it accepted', async () => {
-    // The sandbox finalizes, then holds the body back past the client's attempt timeout.
-    sandbox.inject({ route: 'finalizeOperation', bodyDelayMs: 2_000 });
-    const accepted = await executeWithDraft(client({ timeoutMs: 100 }), channelId, body('2'), () => SIGNED);
+    // The sandbox finalizes, then holds the body back past the client's attempt timeout. The timeout covers
+    // every request of this client: 1 s, not 100 ms, so that a loaded machine's create and read-back fit in it.
+    sandbox.inject({ route: 'finalizeOperation', bodyDelayMs: 60_000 });
+    const accepted = await executeWithDraft(client({ timeoutMs: 1_000 }), channelId, body('2'), () => SIGNED);
     expect(accepted.status).toBe('accepted');
     // A second finalize would have met 409 OPERATION_NOT_FINALIZABLE.
     expect(sent).toEqual([CREATE, FINALIZE, READ]);
