@@ -30,6 +30,7 @@ import { parse } from 'yaml';
 import { AUTHORING_NOTE, MAINTAINER_WORDING, NOTE_KEY } from '../../scripts/lib/maintainer-notes.mjs';
 import { codeSamplesOf, FIRST_CALL_SAMPLE } from '../../scripts/lib/code-samples.mjs';
 import { consoleData } from '../../scripts/docs-console/console-data.mjs';
+import { closeServer } from '../support/local-server.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const shotsDir = join(root, 'test-results', 'docs');
@@ -245,11 +246,7 @@ describeWithBrowser('reference docs in Chromium', () => {
     try {
       await browser?.close();
     } finally {
-      await new Promise<void>((done) => {
-        if (!server) return done();
-        server.closeAllConnections();
-        server.close(() => done());
-      });
+      await closeServer(server);
       if (timings.length > 0) console.log(`docs pages:\n  ${timings.join('\n  ')}`);
     }
   });

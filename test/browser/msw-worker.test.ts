@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { entrySource } from '../support/user-modules.js';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
+import { closeServer } from '../support/local-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -99,8 +100,7 @@ describeWithBrowser('the sandbox under MSW in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    server?.closeAllConnections();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+    await closeServer(server);
   });
 
   it("the README's setupWorker example serves the page's client and fetch from one sandbox in the page", async () => {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPrismMocks, stopPrismMocks, type PrismMocks } from '../../scripts/lib/prism.mjs';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { signedReport, testDon, testSigner } from '../support/signed-reports.js';
+import { closeServer } from '../support/local-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -108,8 +109,7 @@ describeWithBrowser('the clients in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
-    server?.closeAllConnections();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+    await closeServer(server);
     if (mocks) await stopPrismMocks(mocks);
   });
 

@@ -15,6 +15,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { ensureDocs, expectQuiet, normalize, openWatchedPage, operationSection, serveDocs } from './support/docs-site.js';
+import { closeServer } from '../support/local-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const APIS = ['channels', 'streams', 'policy-coordinator', 'policy-evaluation', 'policy-reporting'] as const;
@@ -95,11 +96,7 @@ describeWithBrowser('"Try it" in the reference docs, in Chromium', () => {
     try {
       await browser?.close();
     } finally {
-      await new Promise<void>((done) => {
-        if (!server) return done();
-        server.closeAllConnections();
-        server.close(() => done());
-      });
+      await closeServer(server);
     }
   });
 

@@ -76,3 +76,10 @@ export function within<T>(promise: Promise<T>, ms: number): Promise<string> {
     new Promise<string>((resolve) => setTimeout(() => resolve('still pending'), ms).unref()),
   ]);
 }
+
+/** Stops a test's HTTP server (if it started), its open connections included, so no keep-alive socket holds the run. */
+export function closeServer(server: import('node:http').Server | undefined): Promise<void> {
+  if (server === undefined) return Promise.resolve();
+  server.closeAllConnections();
+  return new Promise<void>((done) => server.close(() => done()));
+}
