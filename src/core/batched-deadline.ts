@@ -54,7 +54,7 @@ class DeadlineBatch implements DueEntry {
 
   /** Whether an attempt of `ms` due at `due` may join: the batch aborts at or after `due`, within that limit's lateness. */
   accepts(due: number, ms: number): boolean {
-    return !this.fired && this.#joined < MAX_ATTEMPTS_PER_BATCH && due <= this.dueAt && this.dueAt - due <= lateness(ms);
+    return !this.fired && this.#joined < MAX_ATTEMPTS_PER_BATCH && due <= this.dueAt && this.dueAt <= due + lateness(ms);
   }
 
   join(): void {

@@ -47,6 +47,16 @@ describe('batched attempt deadlines', () => {
     expect(at(6, 500, base).signal).not.toBe(first.signal);
   });
 
+  it('limits of the same length made at the same instant always share one signal, whatever the clock reads (no rounding in the window)', () => {
+    // A clock reading with a fraction, as performance.now() gives: due + lateness − due is not always lateness in floating point.
+    const unshared: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const base = performance.now() + 4_000_000 + i * 1_000.123456789;
+      if (at(0, 120, base).signal !== at(0, 120, base).signal) unshared.push(base);
+    }
+    expect(unshared).toEqual([]);
+  });
+
   it('a limit the batch would outlast by more than its lateness opens a batch of its own', () => {
     const base = performance.now() + 3_000_000;
     const long = at(0, 30_000, base);
