@@ -7,6 +7,7 @@ import type { Report, ReportStreamEvent } from '../../src/streams/index.js';
 import { makeV3Report } from '../support/report-server.js';
 import { consume, openStream, startHarness, waitFor, type Harness } from '../support/report-stream.js';
 import { resign, testDon, testSigner } from '../support/signed-reports.js';
+import { readmeClaim } from '../support/readme-claim.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -21,7 +22,7 @@ describe('streamReports(…, { verify: trust })', () => {
   const don = testDon(1);
   const stranger = testSigner(777);
 
-  it('never delivers reports signed by a stranger, and still delivers the genuine ones, each verified once', async () => {
+  it(readmeClaim('With `verify: trust` the stream also delivers only reports whose signatures verify (as `verifyReport`); the others are skipped as `unverified`'), async () => {
     harness = await startHarness({ origins: ['001', '002'], firstTimestamp: 1_700_000_000 });
     const { server } = harness;
     const [feed] = server.feeds as [string];
@@ -50,7 +51,7 @@ describe('streamReports(…, { verify: trust })', () => {
     expect(stream.stats).toMatchObject({ accepted: 4, unverified: 4, verified: 8, duplicates: 4 });
   });
 
-  it('without verify, the same forged reports are delivered: nothing else checks signatures', async () => {
+  it(readmeClaim("Those checks do not prove the report genuine: a service that signs nothing, or a stranger's signatures, passes them."), async () => {
     harness = await startHarness({ origins: ['001'], firstTimestamp: 1_700_000_000 });
     const { server } = harness;
     const [feed] = server.feeds as [string];
