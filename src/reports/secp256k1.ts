@@ -21,11 +21,11 @@
  * Semantics are the precompile's: r and s in [1, n − 1], no low-s rule, the
  * recovery id 0 or 1 (v = 27 or 28) only; anything else recovers nothing.
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { SECP256K1_WASM } from '#secp256k1-wasm';
 import { SdkError } from '../core/sdk-error.js';
 import { base64Bytes } from './scan.js';
+import { addressHex, addressOfJs, ecrecoverJs, signHashJs } from './secp256k1-js.js';
 
 /** The secp256k1 group order n, big-endian. */
 const ORDER = new Uint8Array([
@@ -153,13 +153,6 @@ function isScalar(bytes: Uint8Array, offset: number): boolean {
   return false; // equal to n
 }
 
-/** Lowercase hex of 20 bytes, `0x`-prefixed. */
-function addressHex(bytes: Uint8Array): string {
-  let hex = '0x';
-  for (let i = 12; i < 32; i++) hex += (bytes[i]! < 16 ? '0' : '') + bytes[i]!.toString(16);
-  return hex;
-}
-
 /**
  * What `ecrecover(hash, v, r, s)` returns, as a lowercase `0x` address, or
  * `undefined` where the precompile returns nothing: `signature` is r ‖ s
@@ -168,14 +161,7 @@ function addressHex(bytes: Uint8Array): string {
 export function ecrecover(hash: Uint8Array, signature: Uint8Array, v: number): string | undefined {
   if ((v !== 27 && v !== 28) || !isScalar(signature, 0) || !isScalar(signature, 32)) return undefined;
   const engine = wasmEngine();
-  if (engine === undefined) {
-    try {
-      const point = secp256k1.Signature.fromBytes(signature, 'compact').addRecoveryBit(v - 27).recoverPublicKey(hash);
-      return addressHex(keccak_256(point.toBytes(false).subarray(1)));
-    } catch {
-      return undefined; // r is no point's x, or the key would be the point at infinity
-    }
-  }
+  if (engine === undefined) return ecrecoverJs(hash, signature, v);
   engine.hash.set(hash);
   engine.signature.set(signature);
   // 0: r is not the x of a point, or the recovered key is the point at infinity.
@@ -202,7 +188,7 @@ function checkPrivateKey(privateKey: Uint8Array): void {
 export function addressOf(privateKey: Uint8Array): string {
   checkPrivateKey(privateKey);
   const engine = wasmEngine();
-  if (engine === undefined) return addressHex(keccak_256(secp256k1.getPublicKey(privateKey, false).subarray(1)));
+  if (engine === undefined) return addressOfJs(privateKey);
   try {
     engine.privateKey.set(privateKey);
     engine.pointFromScalar(PUBLIC_KEY_LENGTH);
@@ -220,10 +206,7 @@ export function addressOf(privateKey: Uint8Array): string {
 export function signHash(hash: Uint8Array, privateKey: Uint8Array): { signature: Uint8Array; recoveryId: number } {
   checkPrivateKey(privateKey);
   const engine = wasmEngine();
-  if (engine === undefined) {
-    const recovered = secp256k1.sign(hash, privateKey, { prehash: false, lowS: true, format: 'recovered' });
-    return { signature: recovered.slice(1), recoveryId: recovered[0]! };
-  }
+  if (engine === undefined) return signHashJs(hash, privateKey);
   try {
     engine.hash.set(hash);
     engine.privateKey.set(privateKey);

@@ -21,6 +21,8 @@ const marker = (() => {
   return base64.slice(10_000, 10_064);
 })();
 const holdsSecp256k1 = (chunks: readonly Chunk[]): boolean => chunks.some((chunk) => chunk.code.includes(marker));
+/** `@noble/curves`' secp256k1: the curve's order n, as its module writes it. */
+const holdsNobleCurve = (chunks: readonly Chunk[]): boolean => chunks.some((chunk) => /baaedce6af48a03bbfd25e8cd0364141/i.test(chunk.code));
 
 /** Every export of an entry but `verifyReport`: what a user who does not verify imports. */
 async function allBut(source: string, name: string): Promise<string[]> {
@@ -34,6 +36,7 @@ describe('libsecp256k1 out of the initial loads', () => {
     const source = entry('src/streams/index.ts');
     const { initial, lazy } = await entryChunks(source, await allBut(source, 'verifyReport'));
     expect(holdsSecp256k1(initial)).toBe(false);
+    expect(holdsNobleCurve(initial)).toBe(false);
     expect(holdsSecp256k1(lazy)).toBe(true);
   }, 60_000);
 
@@ -43,10 +46,12 @@ describe('libsecp256k1 out of the initial loads', () => {
     expect(holdsSecp256k1(initial)).toBe(false);
   }, 60_000);
 
-  it('./sandbox: its initial load holds no secp256k1; the DON signer is a lazy chunk', async () => {
+  it('./sandbox: neither its initial load nor its lazy DON signer holds libsecp256k1; the signer (@noble/curves) is a lazy chunk', async () => {
     const { initial, lazy } = await entryChunks(entry('src/sandbox/index.ts'));
     expect(holdsSecp256k1(initial)).toBe(false);
-    expect(holdsSecp256k1(lazy)).toBe(true);
+    expect(holdsSecp256k1(lazy)).toBe(false);
+    expect(holdsNobleCurve(initial)).toBe(false);
+    expect(holdsNobleCurve(lazy)).toBe(true);
   }, 60_000);
 
   it('a user module that calls verifyReport loads secp256k1 with it', async () => {
