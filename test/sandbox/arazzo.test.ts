@@ -75,8 +75,10 @@ async function respect(file: string, servers: string | string[], inputs: Record<
   try {
     await run(process.execPath, args, { cwd: root, timeout: 90_000 });
   } catch (error) {
-    const e = error as { stdout?: string };
-    throw new Error(`redocly respect ${file} failed:\n${(e.stdout ?? '').slice(-4000)}`);
+    // What ended the run (an exit code, a signal, the time limit) comes first: the workflows' summary may say every step passed.
+    const e = error as { stdout?: string; stderr?: string; code?: unknown; signal?: unknown; killed?: boolean };
+    const ended = e.killed ? `killed by ${String(e.signal)} (time limit)` : `exit code ${String(e.code)}`;
+    throw new Error(`redocly respect ${file} failed (${ended}):\n${(e.stderr ?? '').slice(-2000)}\n${(e.stdout ?? '').slice(-4000)}`);
   }
   const json = JSON.parse(readFileSync(report, 'utf8')) as { files: Record<string, { executedWorkflows: { workflowId: string; status: string }[] }> };
   return { workflows: Object.values(json.files).flatMap((f) => f.executedWorkflows.map(({ workflowId, status }) => ({ workflowId, status }))) };
