@@ -95,7 +95,7 @@ async function sandboxChecks() {
 /**
  * `live`: the listening sandbox's streams REST URL, WebSocket URL,
  * credentials and one stream. Two reports of it streamed with `decode: true`
- * (5 s at most, then the loop ends with what came), each with its decoding,
+ * (30 s at most, then the loop ends with what came), each with its decoding,
  * the origins `HEAD /` listed and those that connected; and a stream with a
  * wrong secret, refused at the upgrade.
  */
@@ -110,7 +110,8 @@ async function liveStreamChecks(live) {
     // The sandbox runs ten times faster than the clock (live-sandbox.ts), so its reports are soon
     // dated ahead of this machine's time: allow an hour, or they would be skipped as from the future.
     maxFutureMs: 3_600_000,
-    signal: AbortSignal.timeout(5_000),
+    // A deadline, not a wait: the loop ends at the second report. Generous, for a runtime started on a busy machine.
+    signal: AbortSignal.timeout(30_000),
     onStatus: (event) => {
       if (event.type === 'origins') listed = { origins: event.origins, discovered: event.discovered };
       if (event.type === 'connected') connected.add(event.origin);
