@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hmacAuthorizer } from '../../src/core/auth.js';
@@ -28,6 +28,8 @@ let relay: Server;
 let relayUrl = '';
 
 beforeAll(async () => {
+  // respect writes its JSON report there, and fails when the folder is missing (a fresh clone where no other test made it yet).
+  mkdirSync(results, { recursive: true });
   // Flows end in well under a second of real time at 20× pace.
   sandbox = createSandbox({ pace: 20 });
   listener = await sandbox.listen();
