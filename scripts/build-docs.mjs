@@ -291,6 +291,10 @@ function indexPage(items) {
         What you create stays for the visit, so a channel created by one operation is listed by the next; <strong>Reset sandbox</strong>
         starts again from the sandbox's first state. A request the API would refuse gets the API's own error, naming the field.
         The live report stream (a WebSocket) is not in the console.</p>
+      <p>The same sandbox runs in your own tests: <code>createSandbox()</code> from <code>@ourteam/service-sdk/sandbox</code> gives a
+        <code>fetch</code> to hand to a client, and <code>sandboxHandlers(sandbox, { baseUrls })</code> from
+        <code>@ourteam/service-sdk/sandbox/msw</code> serves it to code that takes no <code>fetch</code>, through MSW's
+        <code>setupServer</code> (Node) or <code>setupWorker</code> (browsers).</p>
     </section>
     <h2>APIs</h2>
     <ul>

@@ -276,7 +276,7 @@ describeWithBrowser('reference docs in Chromium', () => {
       expect(shown, 'index shows the first call with the SDK').toMatch(/await unwrap\(\w+\.GET\('\//);
       // …and how to run an operation in the page: "Try it", offline, "Send", "Reset sandbox".
       const tryIt = normalize(await page.locator('section', { has: page.getByRole('heading', { name: 'Try it in the page', exact: true }) }).innerText());
-      for (const phrase of ['Try it', 'Send', 'Reset sandbox', 'nothing leaves your browser']) {
+      for (const phrase of ['Try it', 'Send', 'Reset sandbox', 'nothing leaves your browser', 'sandboxHandlers(sandbox, { baseUrls })', 'setupServer']) {
         expect(tryIt, `index says how to use Try it ("${phrase}")`).toContain(phrase);
       }
       expect(shown.match(MAINTAINER_WORDING)?.[0], 'index shows maintainers\' wording').toBeUndefined();
