@@ -4,6 +4,7 @@
  * it under `reportTrust`), read and checked before anything is sent. And the
  * pairing with `--verify` on `streams latest` and `streams watch`.
  */
+import { ConfigurationError } from '../core/errors.js';
 import type { ReportTrust } from '../reports/verify-types.js';
 import { isSet, lastValue, type ParsedArgs } from './argv.js';
 import { readJsonArgument } from './body.js';
@@ -19,9 +20,8 @@ export async function readTrustFlag(args: ParsedArgs, io: CliIo): Promise<Report
   const spec = lastValue(args, 'trust');
   if (spec === undefined) throw new CliUsageError('missing --trust: the configurations to verify against (JSON, @file or @-; the sandbox prints its reportTrust)');
   const trust = await readJsonArgument('--trust', spec, io);
-  // The verifier (and its secp256k1) is loaded only by the commands that verify.
-  const { checkReportTrust } = await import('../reports/verify.js');
-  const { ConfigurationError } = await import('../core/errors.js');
+  // The trust's own checks, without the verifier: its secp256k1 loads only when a report is verified.
+  const { checkReportTrust } = await import('../reports/verify-config.js');
   try {
     return checkReportTrust(trust, 'trust');
   } catch (error) {
