@@ -6,14 +6,13 @@
 // the network.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { entrySource } from '../support/user-modules.js';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
-import { closeServer } from '../support/local-server.js';
+import { closeServer, listenOnLoopback } from '../support/local-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -93,8 +92,7 @@ describeWithBrowser('the sandbox under MSW in Chromium', () => {
       if (body === undefined) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': req.url === '/' ? 'text/html' : 'text/javascript' }).end(body);
     });
-    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
     browser = await launchChromium();
   }, 120_000);
 

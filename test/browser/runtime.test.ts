@@ -7,7 +7,6 @@
 // Content-Security-Policy that forbids compiling WebAssembly it falls back to
 // its JavaScript scan and decodes the same report.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPrismMocks, stopPrismMocks, type PrismMocks } from '../../scripts/lib/prism.mjs';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { signedReport, testDon, testSigner } from '../support/signed-reports.js';
-import { closeServer } from '../support/local-server.js';
+import { closeServer, listenOnLoopback } from '../support/local-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -102,8 +101,7 @@ describeWithBrowser('the clients in Chromium', () => {
         ...(req.url === '/csp' ? { 'content-security-policy': "script-src 'self'" } : {}),
       }).end(body);
     });
-    await new Promise<void>((done) => server!.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
     browser = await launchChromium();
   }, 120_000);
 

@@ -83,3 +83,9 @@ export function closeServer(server: import('node:http').Server | undefined): Pro
   server.closeAllConnections();
   return new Promise<void>((done) => server.close(() => done()));
 }
+
+/** Starts `server` on 127.0.0.1 at a free port; resolves with its origin (`http://127.0.0.1:<port>`). */
+export async function listenOnLoopback(server: import('node:http').Server): Promise<string> {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+}
