@@ -3,7 +3,8 @@
 // page served from 127.0.0.1 (with MSW's worker script from the page's
 // origin); the page's SDK client, made without a `fetch`, and its plain
 // `fetch` then reach the sandbox running in the page, and nothing goes to
-// the network.
+// the network. A streams client made without a `fetch` streams live reports
+// from the same sandbox (its probe goes through the intercepted `fetch`).
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { closeServer, listenOnLoopback } from '../support/local-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
+const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 
 /** The README's TypeScript block that contains `marker`. */
 async function readmeBlock(marker: string): Promise<string> {
@@ -26,8 +28,29 @@ async function readmeBlock(marker: string): Promise<string> {
 
 /** The page: the README's example first (it starts the worker), then what the application would do. */
 const PAGE_SCRIPT = `
-import './readme-example.ts';
+import { sandbox } from './readme-example.ts';
 import { createChannelsClient, unwrap } from '@ourteam/service-sdk/channels';
+import { createStreamsClient, streamReports } from '@ourteam/service-sdk/streams';
+
+const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
+
+/** Live reports on a streams client made without a fetch: the first two, moving the sandbox's clock a second at a time. */
+async function liveReports() {
+  const streams = createStreamsClient({ ...sandbox.credentials.streams, retry: false });
+  const stream = streamReports(streams, [ETH_USD], { reconnect: { baseDelayMs: 20, maxDelayMs: 50 } });
+  const feeds = [];
+  const reading = (async () => {
+    for await (const report of stream) feeds.push(report.feedID);
+  })();
+  const deadline = Date.now() + 20000;
+  while (feeds.length < 2 && Date.now() < deadline) {
+    sandbox.advance(1000);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await stream.close();
+  await reading;
+  return feeds.slice(0, 2);
+}
 
 window.runChecks = async () => {
   const headers = { Authorization: 'Apikey my-app-key' };
@@ -42,6 +65,7 @@ window.runChecks = async () => {
     listed: listed.data.map((channel) => channel.channel_id).includes(created.channel_id),
     missing: { status: missing.status, body: await missing.json() },
     wrongKey: wrongKey.status,
+    liveReports: await liveReports(),
   };
 };
 `;
@@ -54,7 +78,8 @@ function pageModules(example: string): Plugin {
       builder.onResolve({ filter: /^@ourteam\/service-sdk\// }, (args) => ({ path: entrySource(args.path.slice('@ourteam/service-sdk/'.length)) }));
       builder.onResolve({ filter: /^(page|\.\/readme-example)\.ts$/ }, (args) => ({ path: args.path.replace('./', ''), namespace: 'page' }));
       builder.onLoad({ filter: /.*/, namespace: 'page' }, (args) => ({
-        contents: args.path === 'page.ts' ? PAGE_SCRIPT : example,
+        // The example as written; the page reaches its sandbox through an export added after it.
+        contents: args.path === 'page.ts' ? PAGE_SCRIPT : `${example}\nexport { sandbox };\n`,
         loader: 'ts',
         resolveDir: root,
       }));
@@ -125,6 +150,7 @@ describeWithBrowser('the sandbox under MSW in Chromium', () => {
       listed: true,
       missing: { status: 404, body: expect.objectContaining({ message: expect.stringContaining('/no-such-thing') }) },
       wrongKey: 401,
+      liveReports: [ETH_USD, ETH_USD],
     });
     expect(pageErrors).toEqual([]);
     expect(outside).toEqual([]);
