@@ -172,6 +172,15 @@ describe('one sandbox behind setupServer', () => {
     expect(network.attempts).toEqual(['elsewhere.example:443', 'acme.example:443']);
   });
 
+  it("MSW lists one handler, named by the APIs and base URLs it serves (server.listHandlers())", () => {
+    const headers = server.listHandlers().map((handler) => ('info' in handler ? handler.info.header : handler.kind));
+    expect(headers).toEqual([expect.stringMatching(/^sandbox: /)]);
+    const served = headers[0]!.slice('sandbox: '.length).split(', ');
+    expect(served).toEqual(
+      expect.arrayContaining([`channels ${ACME}`, 'channels https://cre-connect.api.chain.link/v1', 'streams https://api.dataengine.chain.link', 'policy https://ace.api.chain.link']),
+    );
+  });
+
   it('an injected drop is a network error, and injected statuses come through', async () => {
     const before = network.attempts.length;
     sandbox.inject({ route: 'listChannels', drop: true, times: 1 });

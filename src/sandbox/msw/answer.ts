@@ -13,9 +13,15 @@ import { InjectedDrop } from '../faults.js';
 /** `type` of the 404 answer for a request the sandbox cannot serve (its `message` says why). */
 export const SANDBOX_USAGE_ERROR_TYPE = 'SANDBOX_USAGE_ERROR';
 
-export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch'>, request: Request): Promise<Response> {
+/**
+ * `request` answered by the sandbox at `url`: the request itself when the URL
+ * stays, else its method, headers, body and signal at the new URL (one
+ * `Request` made, by `sandbox.fetch`).
+ */
+export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch'>, request: Request, url = request.url): Promise<Response> {
+  const init = url === request.url ? undefined : await handOver(request);
   try {
-    return await sandbox.fetch(request);
+    return await (init === undefined ? sandbox.fetch(request) : sandbox.fetch(url, init));
   } catch (error) {
     // A `drop` fault closes the connection; an aborted request has nobody to answer.
     if (error instanceof InjectedDrop || request.signal.aborted) return Response.error();
@@ -26,4 +32,10 @@ export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch'>, request
     const message = error instanceof Error ? error.message : String(error);
     return Response.json({ type: 'SANDBOX_ERROR', message: `${name}: ${message}` }, { status: 500 });
   }
+}
+
+function handOver(request: Request): Promise<RequestInit> | RequestInit {
+  const { method, headers, signal } = request;
+  if (method === 'GET' || method === 'HEAD') return { method, headers, signal };
+  return request.arrayBuffer().then((body) => ({ method, headers, body, signal }));
 }

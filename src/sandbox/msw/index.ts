@@ -4,12 +4,12 @@
  * an application's own HTTP layer, `node:http`). The only module of the
  * package that imports `msw`, an optional peer dependency.
  */
-import { http, type HttpHandler } from 'msw';
 import { SandboxUsageError } from '../errors.js';
 import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
 import type { Sandbox } from '../sandbox.js';
 import { startsAtBoundary } from '../router.js';
 import { answerFromSandbox } from './answer.js';
+import { SandboxRequestHandler } from './handler.js';
 import { mswMounts, type MswMount } from './mounts.js';
 
 /** Options of `sandboxHandlers`. */
@@ -40,7 +40,7 @@ export interface SandboxHandlersOptions {
  * @throws SandboxUsageError when `sandbox` is not a sandbox or a base URL is
  * not one a client would take.
  */
-export function sandboxHandlers(sandbox: Sandbox, options: SandboxHandlersOptions = {}): HttpHandler[] {
+export function sandboxHandlers(sandbox: Sandbox, options: SandboxHandlersOptions = {}): SandboxRequestHandler[] {
   if (sandbox === null || typeof sandbox !== 'object' || typeof sandbox.fetch !== 'function') {
     throw new SandboxUsageError('sandboxHandlers(): the first argument must be a sandbox from createSandbox()');
   }
@@ -50,21 +50,19 @@ export function sandboxHandlers(sandbox: Sandbox, options: SandboxHandlersOption
 
 /**
  * One handler for every base URL: MSW parses a request once per handler it
- * tries (URL, cookies, pattern), so one handler costs a request a single
- * parse, and the mount is then found by a plain prefix test.
+ * tries, so one handler costs a request a single parse. A channels or policy
+ * request under a base URL of the user's is handed over below that API's
+ * default one (see mounts.ts).
  */
-function handlerFor(sandbox: Sandbox, mounts: readonly MswMount[]): HttpHandler {
-  // MSW matches the URL's origin and path (no query, no user info).
-  const under = new RegExp(`^(?:${mounts.map((mount) => mount.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?:/|$)`);
-  return http.all(under, async ({ request }) => {
+function handlerFor(sandbox: Sandbox, mounts: readonly MswMount[]): SandboxRequestHandler {
+  return new SandboxRequestHandler(mounts, (request, mount) => {
     // A URL MSW matched by its origin and path but that does not start with them (user info, a fragment) goes as sent.
-    const url = mounts.find((mount) => startsAtBoundary(request.url, mount.base))?.sandboxUrl(request.url) ?? request.url;
-    if (url === request.url) return answerFromSandbox(sandbox, request);
-    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-    return answerFromSandbox(sandbox, new Request(url, { method: request.method, headers: request.headers, body, signal: request.signal }));
+    const url = startsAtBoundary(request.url, mount.base) ? mount.sandboxUrl(request.url) : request.url;
+    return answerFromSandbox(sandbox, request, url);
   });
 }
 
 export { SANDBOX_USAGE_ERROR_TYPE } from './answer.js';
+export { SandboxRequestHandler } from './handler.js';
 export type { SandboxBaseUrlsOption } from '../base-url-routing.js';
 export { SandboxUsageError } from '../errors.js';

@@ -15,7 +15,8 @@ import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
 import { SandboxUsageError } from '../errors.js';
 import { DEFAULT_BASE_URLS } from '../router.js';
 
-type ApiName = keyof SandboxBaseUrlsOption;
+/** An API a mount serves. */
+export type ApiName = keyof SandboxBaseUrlsOption;
 
 const API_NAMES: readonly ApiName[] = ['channels', 'streams', 'policy'];
 
@@ -37,6 +38,8 @@ const DEFAULT_MOUNTS: readonly [ApiName, string][] = [
 
 /** One base URL whose requests the sandbox serves. */
 export interface MswMount {
+  /** The API served below `base`. */
+  readonly api: ApiName;
   /** Origin and base path, without a trailing `/`. */
   readonly base: string;
   /** The URL to hand `sandbox.fetch` for `url`, a URL under `base`. */
@@ -53,14 +56,14 @@ export function mswMounts(baseUrls: unknown): MswMount[] {
   const bases = new Map<string, ApiName>(DEFAULT_MOUNTS.map(([api, url]) => [url, api]));
   for (const [api, url] of named) bases.set(url, api);
   return [...bases]
-    .map(([base, api]) => mount(base, SANDBOX_BASE[api]))
+    .map(([base, api]) => mount(api, base, SANDBOX_BASE[api]))
     .sort((a, b) => b.base.length - a.base.length);
 }
 
-function mount(base: string, sandboxBase: string | undefined): MswMount {
-  if (sandboxBase === undefined || sandboxBase === base) return { base, sandboxUrl: (url) => url };
+function mount(api: ApiName, base: string, sandboxBase: string | undefined): MswMount {
+  if (sandboxBase === undefined || sandboxBase === base) return { api, base, sandboxUrl: (url) => url };
   const basePath = base.slice(new URL(base).origin.length);
-  return { base, sandboxUrl: (url) => `${sandboxBase}${pathWithQuery(url).slice(basePath.length)}` };
+  return { api, base, sandboxUrl: (url) => `${sandboxBase}${pathWithQuery(url).slice(basePath.length)}` };
 }
 
 function namedBaseUrls(baseUrls: unknown): [ApiName, string][] {
