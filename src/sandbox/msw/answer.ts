@@ -9,19 +9,22 @@
 import type { Sandbox } from '../sandbox.js';
 import { SandboxUsageError } from '../errors.js';
 import { InjectedDrop } from '../faults.js';
+import { SANDBOX_PROBE_HEADER } from '../../streams/report-stream/sandbox-link.js';
 
 /** `type` of the 404 answer for a request the sandbox cannot serve (its `message` says why). */
 export const SANDBOX_USAGE_ERROR_TYPE = 'SANDBOX_USAGE_ERROR';
 
 /**
  * `request` answered by the sandbox at `url`: the request itself when the URL
- * stays, else its method, headers, body and signal at the new URL (one
- * `Request` made, by `sandbox.fetch`).
+ * stays, else a request with its method, headers, body and signal at `url`.
  */
-export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch'>, request: Request, url = request.url): Promise<Response> {
-  const init = url === request.url ? undefined : await handOver(request);
+export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch' | 'dispatch'>, request: Request, url = request.url): Promise<Response> {
+  const target = url === request.url ? request : new Request(url, await handOver(request));
   try {
-    return await (init === undefined ? sandbox.fetch(request) : sandbox.fetch(url, init));
+    // MSW's request is its own copy of the application's, read by nobody after: dispatched as it is, where
+    // sandbox.fetch would copy it once more (a Request, and an AbortSignal that follows this one's).
+    // A report stream's probe goes through sandbox.fetch, which recognises it (see in-process-link.ts).
+    return await (target.headers.has(SANDBOX_PROBE_HEADER) ? sandbox.fetch(target) : sandbox.dispatch(target, false));
   } catch (error) {
     // A `drop` fault closes the connection; an aborted request has nobody to answer.
     if (error instanceof InjectedDrop || request.signal.aborted) return Response.error();
@@ -34,6 +37,7 @@ export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch'>, request
   }
 }
 
+/** What a request at another URL takes from `request` (its body read, so that no stream is handed on). */
 function handOver(request: Request): Promise<RequestInit> | RequestInit {
   const { method, headers, signal } = request;
   if (method === 'GET' || method === 'HEAD') return { method, headers, signal };

@@ -41,7 +41,7 @@ export interface SandboxHandlersOptions {
  * not one a client would take.
  */
 export function sandboxHandlers(sandbox: Sandbox, options: SandboxHandlersOptions = {}): SandboxRequestHandler[] {
-  if (sandbox === null || typeof sandbox !== 'object' || typeof sandbox.fetch !== 'function') {
+  if (sandbox === null || typeof sandbox !== 'object' || typeof sandbox.fetch !== 'function' || typeof sandbox.dispatch !== 'function') {
     throw new SandboxUsageError('sandboxHandlers(): the first argument must be a sandbox from createSandbox()');
   }
   if (options === null || typeof options !== 'object') throw new SandboxUsageError('sandboxHandlers(): options must be an object ({ baseUrls })');
