@@ -183,8 +183,11 @@ function decorate() {
     button.addEventListener('click', () => {
       panel ??= panelFor(operation);
       const open = !panel.isConnected;
-      // In the right-hand column, above the request sample: where the code is, and the reference text stays in place.
-      const column = section.querySelector('[data-testid="right-panel"]');
+      // In the right-hand column of the request, above its sample: where the code is, level with the
+      // request's reference text. (The title's row has a right-hand column too, empty: a panel there
+      // would push the reference text down and leave a blank column beside the panel.)
+      const columns = [...section.querySelectorAll('[data-testid="right-panel"]')];
+      const column = columns.find((candidate) => candidate.childElementCount > 0) ?? columns[0];
       if (open && column) column.prepend(panel);
       else if (open) heading.parentElement.parentElement.after(panel);
       else panel.remove();

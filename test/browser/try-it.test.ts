@@ -3,7 +3,9 @@
 // operation goes through "Try it" → "Send" to a 2xx answered by the sandbox
 // inside the page; on the channels page a channel created is then listed,
 // and gone after "Reset sandbox"; the SDK call shown follows the values
-// typed; a body that breaks the spec shows the sandbox's 400 naming the field.
+// typed; a body that breaks the spec shows the sandbox's 400 naming the field;
+// an open console sits in the right-hand column beside the request's text and
+// moves none of it.
 // No request leaves 127.0.0.1 (such requests are aborted and named), and the
 // sandbox's script loads on the first "Try it" only. With JavaScript off, the
 // page still shows every operation's heading, and no console.
@@ -148,6 +150,33 @@ describeWithBrowser('"Try it" in the reference docs, in Chromium', () => {
       expect(afterReset.status).toBe('200 OK');
       expect(((await shownBody(list)) as { data: { name: string }[] }).data.map((channel) => channel.name)).not.toContain(name);
       expectQuiet(watched, 'channels.html, create then list');
+    } finally {
+      await watched.context.close();
+    }
+  });
+
+  it('channels: an open console sits beside the request\'s reference text, which stays where it was', async () => {
+    const watched = await openWatchedPage(browser!);
+    try {
+      const { page } = watched;
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto(`${origin}/channels.html`, { waitUntil: 'load' });
+      const { summary } = operationOf('channels', 'createChannel');
+      const section = operationSection(page, normalize(summary)).first();
+      // What a reader reads first below the operation's title: the request's heading (its accessible name also holds its anchor's label).
+      const requestHeading = section.locator('h1, h2, h3, h4', { hasText: /^\s*Request\s*$/ }).first();
+      const panel = await openConsole(page, 'channels', 'createChannel');
+      const opened = (await requestHeading.boundingBox())!;
+      const panelBox = (await panel.boundingBox())!;
+      await section.getByRole('button', { name: 'Try it', exact: true }).click();
+      await panel.waitFor({ state: 'detached' });
+      const closed = (await requestHeading.boundingBox())!;
+      // Opening the console moves none of the reference text down: no blank column beside it.
+      expect(Math.abs(opened.y - closed.y), 'the request heading moved when the console opened').toBeLessThan(40);
+      // The console is in the right-hand column, level with the request's text.
+      expect(panelBox.x).toBeGreaterThan(opened.x + opened.width);
+      expect(Math.abs(panelBox.y - opened.y)).toBeLessThan(120);
+      expectQuiet(watched, 'channels.html, the console beside the request');
     } finally {
       await watched.context.close();
     }
