@@ -13,7 +13,10 @@
  * - `fetch, no MSW`: the baseline with nothing patched;
  * - `FetchInterceptor alone`: `@mswjs/interceptors`' fetch interceptor (msw's
  *   own dependency), its `request` listener answering a fixed body: the
- *   interception with no msw around it;
+ *   interception with no msw around it; then with a `response` listener, as
+ *   msw has (every mocked response is cloned for it); then with msw's
+ *   `node:http` interceptor applied too, which patches the global `Headers`,
+ *   `Request` and `Response` (their constructors and `Headers`' setters);
  * - `msw, minimal handler`: `setupServer` with a `RequestHandler` whose
  *   parse and predicate do nothing, answering the fixed body: msw's request
  *   pipeline (all its interceptors, frames, events, handler run);
@@ -23,6 +26,7 @@
  *   (`http.all(regex)` handing the request to `sandbox.fetch`);
  * - `msw, sandboxHandlers`: today's handler.
  */
+import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest';
 import { FetchInterceptor } from '@mswjs/interceptors/fetch';
 import { http, RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
@@ -75,18 +79,30 @@ const server = (...handlers: Parameters<typeof setupServer>) => () => {
   return () => s.close();
 };
 
+/**
+ * msw's interception without msw: its fetch interceptor answering the fixed
+ * body, with a `response` listener as msw's (each mocked response is cloned
+ * for it), and its `node:http` interceptor applied, which patches the global
+ * `Headers`, `Request` and `Response` to record raw header names.
+ */
+function interceptors({ responseListener, clientRequest }: { responseListener: boolean; clientRequest: boolean }): () => void {
+  const fetchInterceptor = new FetchInterceptor();
+  fetchInterceptor.on('request', ({ controller }) => controller.respondWith(fixedResponse()));
+  if (responseListener) fetchInterceptor.on('response', () => {});
+  const clientRequestInterceptor = clientRequest ? new ClientRequestInterceptor() : undefined;
+  fetchInterceptor.apply();
+  clientRequestInterceptor?.apply();
+  return () => {
+    clientRequestInterceptor?.dispose();
+    fetchInterceptor.dispose();
+  };
+}
+
 const phases: Phase[] = [
   { name: 'fetch, no MSW', start: () => () => {} },
-  {
-    name: 'FetchInterceptor alone, fixed body',
-    baseUrl: FIXED,
-    start() {
-      const interceptor = new FetchInterceptor();
-      interceptor.on('request', ({ controller }) => controller.respondWith(fixedResponse()));
-      interceptor.apply();
-      return () => interceptor.dispose();
-    },
-  },
+  { name: 'FetchInterceptor alone, fixed body', baseUrl: FIXED, start: () => interceptors({ responseListener: false, clientRequest: false }) },
+  { name: "  + a 'response' listener (msw has one)", baseUrl: FIXED, start: () => interceptors({ responseListener: true, clientRequest: false }) },
+  { name: '  + ClientRequestInterceptor (patched Headers, Request, Response)', baseUrl: FIXED, start: () => interceptors({ responseListener: true, clientRequest: true }) },
   { name: 'msw, minimal RequestHandler, fixed body', baseUrl: FIXED, start: server(new FixedAnswer()) },
   { name: 'msw, http.get, fixed body', baseUrl: FIXED, start: server(http.get(`${FIXED}/wallets/:id`, fixedResponse)) },
   { name: 'msw, http.all(regex) + sandbox.fetch (before)', start: server(httpAllSandbox()) },
@@ -105,7 +121,7 @@ for (const phase of phases.filter((p) => only === undefined || p.name.includes(o
         { name: 'fetch', run: () => unwrap(direct.GET('/wallets/{wallet_id}', path)) },
         { name: 'phase', run: () => unwrap(underTest.GET('/wallets/{wallet_id}', path)) },
       ],
-      { warmup: 300, samples: Math.round(1_000 * scale), rounds: 10 },
+      { warmup: 3_000, samples: Math.round(1_000 * scale), rounds: 10 },
     );
     const base = stats.get('fetch')!.medianNs;
     const own = stats.get('phase')!.medianNs;
