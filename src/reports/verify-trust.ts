@@ -12,23 +12,29 @@
  * or anything with an EIP-1193 `request`) makes the one `eth_getLogs` call,
  * and the logs are decoded here.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { ConfigurationError, SdkError } from '../core/errors.js';
 import { quoteInput } from './decode-error.js';
 import { readSignedReport } from './signed-report.js';
 import { ReportVerificationError, type ReportTrust } from './verify-types.js';
 
-/** The topic of an event: keccak256 of its signature. */
-const topic = (signature: string): string => `0x${bytesToHex(keccak_256(utf8ToBytes(signature)))}`;
-
-/** The verifier's events that make or change a configuration, by topic. */
+/**
+ * The verifier's events that make or change a configuration, by topic: the
+ * keccak256 of each event's signature, written out so that importing this
+ * module hashes nothing and bundlers can drop it from apps that never read
+ * a trust (the unit tests build these logs with viem's own topics).
+ */
 const EVENTS = {
-  configSet: topic('ConfigSet(bytes32,uint32,bytes32,uint64,address[],bytes32[],uint8,bytes,uint64,bytes)'),
-  configDeactivated: topic('ConfigDeactivated(bytes32,bytes32)'),
-  configActivated: topic('ConfigActivated(bytes32,bytes32)'),
-  feedDeactivated: topic('FeedDeactivated(bytes32)'),
-  feedActivated: topic('FeedActivated(bytes32)'),
+  /** ConfigSet(bytes32,uint32,bytes32,uint64,address[],bytes32[],uint8,bytes,uint64,bytes) */
+  configSet: '0xa23a88453230b183877098801ff5a8f771a120e2573eea559ce6c4c2e305a4da',
+  /** ConfigDeactivated(bytes32,bytes32) */
+  configDeactivated: '0x0e173bea63a8c59ec70bf87043f2a729693790183f16a1a54b705de9e989cc4c',
+  /** ConfigActivated(bytes32,bytes32) */
+  configActivated: '0x54f8872b9b94ebea6577f33576d55847bd8ea22641ccc886b965f6e50bfe7746',
+  /** FeedDeactivated(bytes32) */
+  feedDeactivated: '0xfc4f79b8c65b6be1773063461984c0974400d1e99654c79477a092ace83fd061',
+  /** FeedActivated(bytes32) */
+  feedActivated: '0xf438564f793525caa89c6e3a26d41e16aa39d1e589747595751e3f3df75cb2b4',
 } as const;
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -10,6 +10,9 @@ import { signedReport, testDon } from '../support/signed-reports.js';
 const ABI = parseAbi([
   'event ConfigSet(bytes32 indexed feedId, uint32 previousConfigBlockNumber, bytes32 configDigest, uint64 configCount, address[] signers, bytes32[] offchainTransmitters, uint8 f, bytes onchainConfig, uint64 offchainConfigVersion, bytes offchainConfig)',
   'event ConfigDeactivated(bytes32 indexed feedId, bytes32 configDigest)',
+  'event ConfigActivated(bytes32 indexed feedId, bytes32 configDigest)',
+  'event FeedDeactivated(bytes32 indexed feedId)',
+  'event FeedActivated(bytes32 indexed feedId)',
 ]);
 const VERIFIER = '0x2ff010DEbC1297f19579B4246cad07bd24F2488A';
 const FEED = `0x0003${'ab'.repeat(30)}` as Hex;
@@ -72,6 +75,25 @@ describe('readReportTrust', () => {
     };
     const { client } = stubClient([deactivated, configSetLog(20, don.configDigest, don.f, don.signers.map((s) => s.address))]);
     expect(await readReportTrust({ client, verifier: VERIFIER, feedIDs: [FEED], fromBlock: 0 })).toEqual({});
+  });
+
+  /** A log of one of the verifier's other events at `block`, with the digest as its data where it has one. */
+  function eventLog(block: number, eventName: 'ConfigDeactivated' | 'ConfigActivated' | 'FeedDeactivated' | 'FeedActivated', digest?: Hex) {
+    return {
+      ...configSetLog(block, `0x${'00'.repeat(32)}`, 1, []),
+      topics: encodeEventTopics({ abi: ABI, eventName, args: { feedId: FEED } }),
+      data: digest === undefined ? '0x' : encodeAbiParameters([{ type: 'bytes32' }], [digest]),
+    };
+  }
+
+  it('takes a configuration back when it is activated again, and every configuration of a stream deactivated and activated again', async () => {
+    const don = testDon(1);
+    const set = configSetLog(20, don.configDigest, don.f, don.signers.map((s) => s.address));
+    const trusted = { [don.configDigest.toLowerCase()]: { f: 1, signers: don.signers.map((s) => s.address.toLowerCase()) } };
+    const read = async (logs: unknown[]) => readReportTrust({ client: stubClient(logs).client, verifier: VERIFIER, feedIDs: [FEED], fromBlock: 0 });
+    expect(await read([set, eventLog(30, 'ConfigDeactivated', don.configDigest), eventLog(40, 'ConfigActivated', don.configDigest)])).toEqual(trusted);
+    expect(await read([set, eventLog(30, 'FeedDeactivated')])).toEqual({});
+    expect(await read([set, eventLog(30, 'FeedDeactivated'), eventLog(40, 'FeedActivated')])).toEqual(trusted);
   });
 
   it('names the option that is wrong', async () => {
