@@ -27,7 +27,7 @@ export const FLAGS = {
   all: { boolean: true, usage: '--all', help: 'every page of the list, streamed: NDJSON, or the --output format' },
   'max-items': { usage: '--max-items <n>', help: 'with --all: stop after n items' },
   wait: { boolean: true, usage: '--wait', help: 'wait for the work started to end, statuses on stderr' },
-  'wait-interval': { usage: '--wait-interval <ms>', help: 'first pause between two reads of --wait (default 1000)' },
+  'wait-interval': { usage: '--wait-interval <duration>', help: 'first pause between two reads of --wait (500ms, 2s, 1m; a bare number is ms; default 1s)' },
   'wait-timeout': { usage: '--wait-timeout <duration>', help: 'how long --wait waits (500ms, 30s, 10m; default 10m), then exit 4' },
   'dry-run': { boolean: true, usage: '--dry-run', help: 'print the request as curl (the key as its variable); send nothing' },
   'base-url': { usage: '--base-url <url>', help: "the API's base URL" },

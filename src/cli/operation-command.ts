@@ -37,13 +37,9 @@ function whyNotHere(api: CliApi, operation: CliOperation, flag: string): string 
 
 /** How long `--wait` waits unless `--wait-timeout` says otherwise. */
 const DEFAULT_WAIT_TIMEOUT = '10m';
+/** The first pause of `--wait` unless `--wait-interval` says otherwise. */
+const DEFAULT_WAIT_INTERVAL = '1s';
 
-function positiveNumber(flag: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0) throw new CliUsageError(`--${flag}: expected a number of milliseconds ≥ 0, got ${JSON.stringify(raw)}`);
-  return value;
-}
 
 export async function runOperation(api: CliApi, operation: CliOperation, rest: readonly string[], io: CliIo): Promise<number> {
   const args = parseArgs(rest, operationFlags(api, operation), (flag) => whyNotHere(api, operation, flag));
@@ -74,7 +70,8 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   if (all && paging === undefined) throw new CliUsageError(`--all: ${operation.name} is not a list that pages`);
   const waitFlow = wait ? waitFlowOf(api.spec, operation.id) : undefined;
   if (wait && waitFlow === undefined) throw new CliUsageError(`--wait: ${operation.name} starts no work to wait for`);
-  const waitInterval = positiveNumber('wait-interval', lastValue(args, 'wait-interval'), 1_000);
+  // --wait-interval took plain milliseconds before it took durations: a bare number still means ms.
+  const waitInterval = parseDuration('wait-interval', lastValue(args, 'wait-interval') ?? DEFAULT_WAIT_INTERVAL, { bareMilliseconds: true });
   const waitTimeoutText = lastValue(args, 'wait-timeout') ?? DEFAULT_WAIT_TIMEOUT;
   const waitTimeout = parseDuration('wait-timeout', waitTimeoutText);
   const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
