@@ -4,14 +4,17 @@
  * proxy to a real server. Every request goes through the same dispatcher as
  * `sandbox.fetch`; the path prefixes on this origin select the API
  * (channels `/channels/v1`, policy `/v1…`, streams at the root, as its own
- * clients expect). Node's modules are loaded when it first listens
- * (node-server.ts), so the rest of the sandbox runs where there are none.
+ * clients expect); a request it will not serve (a SandboxUsageError: a
+ * path under no API's base path) is the 404 the MSW handlers answer. Node's
+ * modules are loaded when it first listens (node-server.ts), so the rest of
+ * the sandbox runs where there are none.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SandboxUsageError } from './errors.js';
 import { InjectedDrop } from './faults.js';
+import { SANDBOX_USAGE_ERROR_TYPE } from './msw/answer.js';
 import { requireNodeServer } from './node-server.js';
 
 /** Options of `sandbox.listen()`. */
@@ -127,11 +130,17 @@ async function serve(target: ListenTarget, origin: string, incoming: IncomingMes
       return;
     }
     if (aborted.signal.aborted) return;
-    // A sandbox fault (already kept in `sandbox.violations`) or a misuse: loud, and never a crashed process.
-    const text = `sandbox error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
-    outgoing.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-    outgoing.end(text);
-    return;
+    if (error instanceof SandboxUsageError) {
+      // A request the sandbox will not serve (a path under no API's base path): the 404 the MSW handlers give,
+      // `{ type, message }`, which the SDK's clients read into an ApiError carrying the usage error's words.
+      response = Response.json({ type: SANDBOX_USAGE_ERROR_TYPE, message: error.message }, { status: 404 });
+    } else {
+      // A sandbox fault (already kept in `sandbox.violations`): loud, and never a crashed process.
+      const text = `sandbox error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+      outgoing.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      outgoing.end(text);
+      return;
+    }
   }
 
   outgoing.writeHead(response.status, Object.fromEntries(response.headers));

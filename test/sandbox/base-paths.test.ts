@@ -134,9 +134,9 @@ describe(readmeClaim('the sandbox rejects it with a `SandboxUsageError` naming t
       const policy = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, baseUrl: `${listener.url}/v1`, retry: false });
       const error = await rejection(unwrap(policy.coordinator.GET('/policy-engines')));
       expect(error).toBeInstanceOf(ApiError);
-      expect((error as ApiError).status).toBe(500);
-      expect(String((error as ApiError).body)).toContain(`SandboxUsageError`);
-      expect(String((error as ApiError).body)).toContain(`pass the host only: baseUrl '${listener.url}'`);
+      expect((error as ApiError).status).toBe(404);
+      expect((error as ApiError).type).toBe('SANDBOX_USAGE_ERROR');
+      expect((error as ApiError).message).toContain(`pass the host only: baseUrl '${listener.url}'`);
     });
   });
 
