@@ -16,7 +16,7 @@ import { settingFlags } from './setting-flags.js';
 import type { CapturedRequest } from './dry-run.js';
 import { CliUsageError } from './errors.js';
 import { writeLine, type CliIo } from './io.js';
-import { compileFilter, outputFormat, printApiErrorBody, printResult } from './output.js';
+import { compileFilter, outputFormat, printAnswerHead, printApiErrorBody, printResult } from './output.js';
 import { checkedRequest } from './spec-check.js';
 import { pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
@@ -107,9 +107,9 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
     await unwrap(result);
     // A HEAD answer is its headers.
     value = operation.method === 'HEAD' ? Object.fromEntries((await result).response.headers) : await unwrap(result);
-    if (isSet(args, 'include')) io.stdout.write(`${http.lastAnswerHead() ?? ''}\n\n`);
+    if (isSet(args, 'include')) await printAnswerHead(io.stdout, http.lastAnswerHead());
   } catch (error) {
-    await printApiErrorBody(io.stdout, error, format);
+    await printApiErrorBody(io.stdout, error, format, isSet(args, 'include') ? http.lastAnswerHead() : undefined);
     throw error;
   }
   let code = 0;

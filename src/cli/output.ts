@@ -67,14 +67,25 @@ export async function printResult(out: CliOutput, value: unknown, format: Output
 }
 
 /**
- * The service's error body, on stdout when the output is JSON (the
- * default), so a script reads it as it reads a result; the entry reports the
- * error itself on stderr.
+ * `-i`/`--include`: the answer's status line and headers, then a blank line,
+ * before what follows on stdout (the result, or the error body).
  */
-export async function printApiErrorBody(out: CliOutput, error: unknown, format: OutputFormat): Promise<void> {
-  if (format !== 'json') return;
+export async function printAnswerHead(out: CliOutput, head: string | undefined): Promise<void> {
+  await writeLine(out, `${head ?? ''}\n`);
+}
+
+/**
+ * The service's error answer on stdout: with `-i`, its status line and
+ * headers (`head`) as for any answer; then its body when the output is JSON
+ * (the default), so a script reads it as it reads a result. The entry
+ * reports the error itself on stderr and exits with its code. An error that
+ * is no answer (no connection, a time limit) prints nothing here.
+ */
+export async function printApiErrorBody(out: CliOutput, error: unknown, format: OutputFormat, head?: string): Promise<void> {
   const { ApiError } = await import('../core/errors.js');
-  if (error instanceof ApiError) await writeLine(out, JSON.stringify(error.body ?? null));
+  if (!(error instanceof ApiError)) return;
+  if (head !== undefined) await printAnswerHead(out, head);
+  if (format === 'json') await writeLine(out, JSON.stringify(error.body ?? null));
 }
 
 /** The items of a list answer (`{data: [...]}`, `{policies: [...], total}`…), when it is one. */

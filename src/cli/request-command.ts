@@ -16,7 +16,7 @@ import { CliUsageError } from './errors.js';
 import { FLAGS, optionsHelp, type FlagName } from './flags.js';
 import { conventionFetch, parseHeaders } from './http-conventions.js';
 import type { CliIo } from './io.js';
-import { compileFilter, outputFormat, printApiErrorBody, printResult } from './output.js';
+import { compileFilter, outputFormat, printAnswerHead, printApiErrorBody, printResult } from './output.js';
 import { settingFlags } from './setting-flags.js';
 import { loadTable, type CliOperation } from './spec-table.js';
 
@@ -77,10 +77,10 @@ export async function runRequest(api: CliApi, rest: readonly string[], io: CliIo
     // The concrete path, query included: openapi-fetch fills no template in it.
     value = await unwrap(client[method]!(target, { ...(body === undefined ? {} : { body }), signal: io.signal }));
   } catch (error) {
-    await printApiErrorBody(io.stdout, error, format);
+    await printApiErrorBody(io.stdout, error, format, isSet(args, 'include') ? http.lastAnswerHead() : undefined);
     throw error;
   }
-  if (isSet(args, 'include')) io.stdout.write(`${http.lastAnswerHead() ?? ''}\n\n`);
+  if (isSet(args, 'include')) await printAnswerHead(io.stdout, http.lastAnswerHead());
   await printResult(io.stdout, value, format, filter, undefined, wantsColour(io));
   return 0;
 }

@@ -32,6 +32,32 @@ describe('with a listening sandbox', () => {
     expect(JSON.parse(body!).data.length).toBeGreaterThan(0);
   });
 
+  /** stdout of a command run with -i: the head (status line, headers) and the body after the blank line. */
+  const headAndBody = (stdout: string) => {
+    const split = stdout.indexOf('\n\n');
+    if (split < 0) return { head: '', body: JSON.parse(stdout) };
+    return { head: stdout.slice(0, split), body: JSON.parse(stdout.slice(split + 2)) };
+  };
+
+  it('-i on an error answer (404, 400) prints its status line and headers before the error body on stdout; the exit code stays 1', async () => {
+    const missing = crypto.randomUUID();
+    const notFound = await cli(['channels', 'get-channel', '--channel-id', missing, '-i'], { env: env() });
+    expect([notFound.code, notFound.stderr]).toEqual([1, expect.stringMatching(/^service-sdk: 404 /)]);
+    const answer404 = headAndBody(notFound.stdout);
+    expect(answer404.head).toMatch(/^HTTP 404 Not Found\n(.*\n)*content-type: application\/json/i);
+    expect(answer404.body).toEqual((await cli(['channels', 'get-channel', '--channel-id', missing], { env: env() })).json);
+
+    const raw = await cli(['channels', 'request', 'GET', `/channels/${missing}`, '--include'], { env: env() });
+    expect([raw.code, headAndBody(raw.stdout).head]).toEqual([1, expect.stringMatching(/^HTTP 404 Not Found\n/)]);
+
+    live.sandbox.inject({ route: 'listNetworks', status: 400 });
+    const badRequest = await cli(['channels', 'list-networks', '-i'], { env: env() });
+    expect([badRequest.code, badRequest.stderr]).toEqual([1, expect.stringMatching(/^service-sdk: 400 /)]);
+    const answer400 = headAndBody(badRequest.stdout);
+    expect(answer400.head).toMatch(/^HTTP 400 Bad Request\n(.*\n)*content-type: application\/json/i);
+    expect(answer400.body).toMatchObject({ message: expect.any(String) });
+  });
+
   it('-H adds a header to the request, and refuses to override an auth header', async () => {
     const added = await cli(['channels', 'list-networks', '-H', 'X-Trace: abc', '-v'], { env: env() });
     expect(added.code).toBe(0);
