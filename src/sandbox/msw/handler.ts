@@ -26,8 +26,9 @@ interface MountedRequest extends Record<string, unknown> {
 export type AnswerMounted = (request: Request, mount: MswMount) => Promise<Response>;
 
 /**
- * One MSW handler for every mount. MSW tests a request's origin and path
- * (no query, fragment or user info), so the mounts are matched on the same.
+ * The MSW request handler `sandboxHandlers` returns: one for every mount.
+ * Its base URLs are matched on a request's origin and path (no query,
+ * fragment or user info), as MSW matched them for `http.all`.
  */
 export class SandboxRequestHandler extends RequestHandler<{ header: string }, MountMatch, MountedRequest> {
   readonly #mounts: readonly MswMount[];
@@ -42,12 +43,14 @@ export class SandboxRequestHandler extends RequestHandler<{ header: string }, Mo
     this.#mounts = mounts;
   }
 
+  /** The mount the request is under, found from its origin and path. */
   override async parse({ request }: { request: Request }): Promise<MountMatch> {
     const { origin, pathname } = new URL(request.url);
     const target = origin + pathname;
     return { mount: this.#mounts.find((mount) => startsAtBoundary(target, mount.base)) };
   }
 
+  /** The request is the sandbox's when it is under a mount, whatever its method. */
   predicate({ parsedResult }: { parsedResult: MountMatch }): boolean {
     return parsedResult.mount !== undefined;
   }

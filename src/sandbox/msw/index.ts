@@ -63,6 +63,6 @@ function handlerFor(sandbox: Sandbox, mounts: readonly MswMount[]): SandboxReque
 }
 
 export { SANDBOX_USAGE_ERROR_TYPE } from './answer.js';
-export { SandboxRequestHandler } from './handler.js';
+export type { SandboxRequestHandler } from './handler.js';
 export type { SandboxBaseUrlsOption } from '../base-url-routing.js';
 export { SandboxUsageError } from '../errors.js';
