@@ -2,6 +2,7 @@ import { describe } from '../core/options.js';
 import { SandboxUsageError } from './errors.js';
 import { operationKey, operationsNamed, unknownRouteProblem } from './fault-routes.js';
 import type { ReportSigning } from './streams/don.js';
+import { LIVE_REPORT_OPERATION, REST_REPORT_OPERATIONS } from './streams/report-operations.js';
 import type { SandboxApi } from './types.js';
 
 /** A fault to inject into the next matching requests, so users can test their own retry and timeout handling. */
@@ -34,11 +35,14 @@ export interface FaultSpec {
    */
   bodyDelayMs?: number;
   /**
-   * Serve the streams API's reports forged (latest, at a time, bulk, page):
-   * `'stranger'`, one signature by a key that is no signer's; or
-   * `'too_few_signatures'`, f signatures instead of f + 1. With `verify`
+   * Serve the streams API's reports forged, over REST (latest, at a time,
+   * bulk, page) and on the live stream (`streamReports`: each report a new
+   * second brings counts once in `times`, every origin sending the same
+   * forged copy): `'stranger'`, one signature by a key that is no signer's;
+   * or `'too_few_signatures'`, f signatures instead of f + 1. With `verify`
    * the SDK refuses them (`not_a_signer`, `signature_count`); for testing
-   * your handling of forged reports.
+   * your handling of forged reports. Requests that carry no report (a
+   * stream's `HEAD /` and upgrade, other APIs) neither see it nor use it up.
    */
   reports?: ReportSigning;
 }
@@ -79,12 +83,21 @@ export interface FaultPlan {
   add(spec: FaultSpec): FaultHandle;
   /** The fault that applies to this request, counted as used; `undefined` when none. */
   take(api: SandboxApi, operationId: string): ActiveFault | undefined;
+  /** How the live stream's next report is signed, when a `reports` fault applies to it (counted as used). */
+  takeLiveReport(): ReportSigning | undefined;
   /** Ends every fault. */
   clear(): void;
 }
 
 export function createFaultPlan(): FaultPlan {
   let faults: ActiveFault[] = [];
+  /** Counts `fault` (if any) as used once: gone when that was its last time. */
+  const use = (fault: ActiveFault | undefined): ActiveFault | undefined => {
+    if (fault === undefined) return undefined;
+    fault.remaining--;
+    if (fault.remaining === 0) faults = faults.filter((candidate) => candidate !== fault);
+    return fault;
+  };
   return {
     add(spec) {
       checkFault(spec);
@@ -97,16 +110,24 @@ export function createFaultPlan(): FaultPlan {
     },
     take(api, operationId) {
       const key = operationKey(api, operationId);
-      const fault = faults.find((candidate) => candidate.operations === undefined || candidate.operations.has(key));
-      if (fault === undefined) return undefined;
-      fault.remaining--;
-      if (fault.remaining === 0) faults = faults.filter((candidate) => candidate !== fault);
-      return fault;
+      const carriesReports = REST_REPORT_KEYS.has(key);
+      return use(faults.find((candidate) => applies(candidate, key) && (candidate.reports === undefined || carriesReports)));
+    },
+    takeLiveReport() {
+      return use(faults.find((candidate) => candidate.reports !== undefined && applies(candidate, LIVE_REPORT_KEY)))?.reports;
     },
     clear() {
       faults = [];
     },
   };
+}
+
+const REST_REPORT_KEYS: ReadonlySet<string> = new Set(REST_REPORT_OPERATIONS.map((operationId) => operationKey('streams', operationId)));
+const LIVE_REPORT_KEY = operationKey('streams', LIVE_REPORT_OPERATION);
+
+/** Whether `fault`'s route covers the operation `key` (`api operationId`); a fault without a route covers every one. */
+function applies(fault: ActiveFault, key: string): boolean {
+  return fault.operations === undefined || fault.operations.has(key);
 }
 
 /**
@@ -154,6 +175,13 @@ function checkFault(spec: unknown): asserts spec is FaultSpec {
   }
   if (fault.reports !== undefined && (status !== undefined || drop === true)) {
     throw refuse(`reports: the forged reports would never be seen behind its ${status !== undefined ? 'status' : 'drop'}; give one or the other`);
+  }
+  if (fault.reports !== undefined && typeof route === 'string') {
+    const named = operationsNamed(route);
+    if (![...REST_REPORT_KEYS, LIVE_REPORT_KEY].some((key) => named.has(key))) {
+      const carriers = [...REST_REPORT_OPERATIONS, `${LIVE_REPORT_OPERATION} (the live stream)`].join(', ');
+      throw refuse(`reports: route '${route.slice(0, 200)}' serves no reports, so forged ones would never be seen; name one that does (${carriers}) or none`);
+    }
   }
   if (status === undefined && drop !== true && fault.delayMs === undefined && fault.bodyDelayMs === undefined && fault.reports === undefined) {
     throw refuse('give a status, drop: true, a delayMs, a bodyDelayMs or reports');

@@ -259,7 +259,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
   /** The streams API's live WebSocket, made with the first listener (it needs Node's `ws`). */
   let liveSocket: { upgrade: NonNullable<ListenTarget['upgrade']>; close(): void } | undefined;
   /** The streams API's live feed: served by the listener's WebSocket, and in process to streams on a client with this `fetch`. */
-  const liveFeed = createLiveFeed({ clock, origins: streamOrigins, dispatch });
+  const liveFeed = createLiveFeed({ clock, origins: streamOrigins, dispatch, reportSigning: () => faults.takeLiveReport() ?? 'don' });
   const sandboxFetch = linkedSandboxFetch(liveFeed, () => clock.now(), (request) => dispatch(request, false));
 
   return {

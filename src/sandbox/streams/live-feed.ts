@@ -9,10 +9,12 @@
  * `{"report": …}`, exactly the report `GET /api/v1/reports/page` serves for
  * that second. So a client that backfills over REST after losing every
  * origin finds exactly what it missed. Dropping an origin ends its
- * subscriptions at once.
+ * subscriptions at once. A `reports` fault forges a second's report for
+ * every origin alike (one forged report, as the service would publish it),
+ * and counts once per stream and second.
  */
 import type { SandboxClock } from '../clock.js';
-import { loadDonSigner } from './don.js';
+import { loadDonSigner, type ReportSigning } from './don.js';
 import { findStream, hasReportAt, reportAt, type CatalogStream } from './index.js';
 import type { StreamOrigins } from './origins.js';
 
@@ -34,6 +36,8 @@ export interface LiveFeedOptions {
   origins: StreamOrigins;
   /** The sandbox's dispatcher: checks the upgrade request as the service would. */
   dispatch(request: Request, local: boolean): Promise<Response>;
+  /** How the next report published is signed: `'don'`, or forged by a `reports` fault (which this uses up once). */
+  reportSigning(): ReportSigning;
 }
 
 export type Admission = { ok: true; origin: string; streams: CatalogStream[] } | { ok: false; refusal: Response };
@@ -72,11 +76,22 @@ export function createLiveFeed(options: LiveFeedOptions): LiveFeed {
   function publishDue(): void {
     clock.runDue();
     const now = nowSeconds();
+    // Each stream's report of a second is made once for every subscriber, so every origin sends the same one.
+    const published = new Map<string, string>();
+    const messageOf = (stream: CatalogStream, t: number): string => {
+      const key = `${stream.record.feedID}:${t}`;
+      let message = published.get(key);
+      if (message === undefined) {
+        message = JSON.stringify({ report: reportAt(stream, t, options.reportSigning()) });
+        published.set(key, message);
+      }
+      return message;
+    };
     for (const subscription of subscriptions) {
       const from = Math.max(subscription.sentUpTo + 1, now - MAX_CATCH_UP_SECONDS + 1);
       for (let t = from; t <= now; t++) {
         for (const stream of subscription.streams) {
-          if (hasReportAt(stream, t, now)) subscription.subscriber.send(JSON.stringify({ report: reportAt(stream, t) }));
+          if (hasReportAt(stream, t, now)) subscription.subscriber.send(messageOf(stream, t));
         }
       }
       subscription.sentUpTo = now;
