@@ -29,6 +29,7 @@ export const FLAGS = {
   wait: { boolean: true, usage: '--wait', help: 'wait for the work started to end, statuses on stderr' },
   'wait-interval': { usage: '--wait-interval <duration>', help: 'first pause between two reads of --wait (500ms, 2s, 1m; a bare number is ms; default 1s)' },
   'wait-timeout': { usage: '--wait-timeout <duration>', help: 'how long --wait waits (500ms, 30s, 10m; default 10m), then exit 4' },
+  'no-check': { boolean: true, usage: '--no-check', help: 'send the request as given: no check of its path, parameters or body against the spec' },
   'dry-run': { boolean: true, usage: '--dry-run', help: 'print the request as curl (the key as its variable); send nothing' },
   'base-url': { usage: '--base-url <url>', help: "the API's base URL" },
   'api-key': { usage: '--api-key <key|->', help: 'the API key (- reads it from stdin)' },

@@ -2,9 +2,12 @@
  * `service-sdk <api> request <METHOD> <path> [--data …]`: a raw request by
  * path, as `gh api /path` takes one, through the same typed client (signed,
  * retried, its errors typed and exit codes as for any operation). The path
- * must be one the API documents (its query string is passed as it is): an
- * unknown one is refused before anything is sent, with the nearest
- * documented path.
+ * must be one the API documents, and the request is checked as its
+ * operation's command checks it (src/cli/spec-check.ts: path and query
+ * parameters, -H headers, the body), before anything is sent: an unknown
+ * path is refused with the nearest documented one. `--no-check` is the
+ * escape hatch `gh api` users expect: the request goes out as given, and the
+ * service's own answer says what it thinks of it.
  */
 import type { CliApi } from './apis.js';
 import { isSet, lastValue, nearest, parseArgs, type FlagSpec } from './argv.js';
@@ -18,12 +21,13 @@ import { conventionFetch, parseHeaders } from './http-conventions.js';
 import type { CliIo } from './io.js';
 import { compileFilter, outputFormat, printAnswerHead, printApiErrorBody, printResult } from './output.js';
 import { settingFlags } from './setting-flags.js';
+import { checkRawRequest } from './spec-check.js';
 import { loadTable, type CliOperation } from './spec-table.js';
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD'] as const;
 
 function flagNames(api: CliApi): FlagName[] {
-  return ['help', 'data', 'output', 'filter', 'base-url', 'api-key', 'profile', 'verbose', 'include', 'header', ...(api.credentials === 'streams' ? (['api-secret', 'network'] as const) : [])];
+  return ['help', 'data', 'no-check', 'output', 'filter', 'base-url', 'api-key', 'profile', 'verbose', 'include', 'header', ...(api.credentials === 'streams' ? (['api-secret', 'network'] as const) : [])];
 }
 
 function help(api: CliApi): string {
@@ -31,18 +35,34 @@ function help(api: CliApi): string {
 
 A request by path (a path the API documents, with its query string), sent
 through the same client as the operations: signed, retried, typed errors.
+Its parameters, headers and body are checked against the spec before sending,
+as its operation's command checks them (exit 2, nothing sent); --no-check
+sends it as given.
 
 ${optionsHelp(flagNames(api))}
 `;
 }
 
-/** The documented operation whose method and path template match `path` (no query). */
-function matching(operations: readonly CliOperation[], method: string, path: string): CliOperation | undefined {
-  return operations.find((operation) => {
-    if (operation.method !== method) return false;
-    const template = new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
-    return template.test(path);
-  });
+/** The documented operation whose method and path template match `path` (no query), and the path's parameters. */
+function matching(operations: readonly CliOperation[], method: string, path: string): { operation: CliOperation; pathParams: Record<string, string> } | undefined {
+  for (const operation of operations) {
+    if (operation.method !== method) continue;
+    const names = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+    const template = new RegExp(`^${operation.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`);
+    const found = template.exec(path);
+    if (found === null) continue;
+    return { operation, pathParams: Object.fromEntries(names.map((name, i) => [name, decodedSegment(found[i + 1]!)])) };
+  }
+  return undefined;
+}
+
+/** A path segment as the service reads it (`%20` is a space); one that is not valid percent-encoding stays as typed. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Runs `<api> request <METHOD> <path>`; its exit code. */
@@ -58,18 +78,23 @@ export async function runRequest(api: CliApi, rest: readonly string[], io: CliIo
   const method = methodText.toUpperCase() as (typeof METHODS)[number];
   if (!METHODS.includes(method)) throw new CliUsageError(`request: expected a method among ${METHODS.join(', ')}, got ${JSON.stringify(methodText)}`);
   if (!target.startsWith('/')) throw new CliUsageError(`request: the path starts with /, got ${JSON.stringify(target)}`);
-  const path = target.split('?')[0]!;
-  const table = await loadTable(api);
-  if (matching(table.operations, method, path) === undefined) {
-    const near = nearest(`${method} ${path}`, table.operations.map((operation) => `${operation.method} ${operation.path}`));
-    throw new CliUsageError(`${method} ${path} is not a documented ${api.name} path${near ? ` (did you mean ${near}?)` : ''}; service-sdk ${api.name} --help lists the operations`);
-  }
+  const [path, queryText = ''] = target.split(/\?(.*)/s) as [string, string?];
   const format = outputFormat(lastValue(args, 'output'));
   const filter = await compileFilter(lastValue(args, 'filter'));
   const dataSpec = lastValue(args, 'data');
   const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
+  const headers = parseHeaders(args.flags.get('header') ?? []);
+  if (!isSet(args, 'no-check')) {
+    const table = await loadTable(api);
+    const found = matching(table.operations, method, path);
+    if (found === undefined) {
+      const near = nearest(`${method} ${path}`, table.operations.map((operation) => `${operation.method} ${operation.path}`));
+      throw new CliUsageError(`${method} ${path} is not a documented ${api.name} path${near ? ` (did you mean ${near}?)` : ''}; service-sdk ${api.name} --help lists the operations (--no-check sends it anyway)`);
+    }
+    await checkRawRequest(api, found.operation, { pathParams: found.pathParams, query: new URLSearchParams(queryText), headers: new Headers(headers), body });
+  }
   const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
-  const http = conventionFetch({ headers: parseHeaders(args.flags.get('header') ?? []), verbose: isSet(args, 'verbose') }, io);
+  const http = conventionFetch({ headers, verbose: isSet(args, 'verbose') }, io);
   const client = await makeClient(api, settings, http.fetch);
   const { unwrap } = await import('../core/unwrap.js');
   let value: unknown;

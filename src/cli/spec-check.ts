@@ -12,7 +12,7 @@ import type { CliApi } from './apis.js';
 import type { ParsedArgs } from './argv.js';
 import { CliUsageError } from './errors.js';
 import type { CliOperation, CliParam } from './spec-table.js';
-import type { RequestCheck } from '../sandbox/apply-request-check.js';
+import type { CheckedRequest, RequestCheck, RequestProblem } from '../sandbox/apply-request-check.js';
 
 /** The operation's generated check; only its own API's checks are loaded (start-up). */
 async function checkOf(api: CliApi, operation: CliOperation): Promise<RequestCheck> {
@@ -53,18 +53,43 @@ export async function checkedRequest(api: CliApi, operation: CliOperation, args:
   const result = applyRequestCheck(check, { pathParams, query, headers, body });
   if (result.problem !== undefined) {
     const { problem } = result;
-    if (problem.location === 'body') {
-      const what = problem.kind === 'required' ? 'is required' : problem.kind === 'unknown' ? 'is not a field the spec allows' : undefined;
-      throw new CliUsageError(`--data: ${problem.field}${what ? ` ${what}` : `: expected ${problem.expected}`}`);
-    }
     const param = operation.params.find((candidate) => candidate.name === problem.field && candidate.in === problem.location);
-    const flag = param ? `--${param.flag}` : problem.field;
-    if (problem.kind === 'required') throw new CliUsageError(`missing required ${flag}`);
-    throw new CliUsageError(`${flag}: expected ${problem.expected ?? 'a value the spec allows'}, got ${JSON.stringify(problem.value)}`);
+    throw refusal(problem, param ? `--${param.flag}` : problem.field);
   }
   const out: Params = { path: {}, query: {}, header: {} };
   for (const param of given) out[param.in][param.name] = result.parameters[param.in][param.name];
   return out;
+}
+
+/**
+ * A raw request (`<api> request <METHOD> <path>`) checked as its operation's
+ * command checks it: the path's parameters, the query string, the headers
+ * given with -H and the body. Parameters are named by place and name
+ * (`query parameter limit`), as the user wrote them in the path; the body
+ * in the operation command's words (`--data: body.name is required`).
+ */
+export async function checkRawRequest(api: CliApi, operation: CliOperation, request: CheckedRequest): Promise<void> {
+  const named = `${operation.method} ${operation.path} (${operation.name})`;
+  if (request.body !== undefined && operation.body === undefined) throw new CliUsageError(`--data: ${named} takes no request body`);
+  if (request.body === undefined && operation.body?.required) throw new CliUsageError(`missing --data: ${named} needs a JSON request body`);
+  const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
+  const result = applyRequestCheck(await checkOf(api, operation), request);
+  if (result.problem !== undefined) throw refusal(result.problem, `${result.problem.location} parameter ${result.problem.field}`);
+}
+
+/**
+ * What the check found, as the usage error that refuses it: a body problem
+ * by its JSON path after `--data:`, a parameter's by `parameterName` (the
+ * flag, or where it sits in a raw request's path) with what the spec expects
+ * and the value given.
+ */
+function refusal(problem: RequestProblem, parameterName: string): CliUsageError {
+  if (problem.location === 'body') {
+    const what = problem.kind === 'required' ? 'is required' : problem.kind === 'unknown' ? 'is not a field the spec allows' : undefined;
+    return new CliUsageError(`--data: ${problem.field}${what ? ` ${what}` : `: expected ${problem.expected}`}`);
+  }
+  if (problem.kind === 'required') return new CliUsageError(`missing required ${parameterName}`);
+  return new CliUsageError(`${parameterName}: expected ${problem.expected ?? 'a value the spec allows'}, got ${JSON.stringify(problem.value)}`);
 }
 
 /** One value of a parameter checked alone (a feed ID given as an argument), named as the user gave it. */
