@@ -6,7 +6,13 @@
  *   (`https://acme.example/v1`, or under a gateway's path
  *   `https://gateway.example/acme/v1`); one `/v1`, not two;
  * - policy: the host alone (`https://ace.api.chain.link`); the client puts
- *   `/v1`, `/v1/evaluation` or `/v1/reporting` after it itself;
+ *   `/v1`, `/v1/evaluation` or `/v1/reporting` after it itself. Behind a
+ *   proxy, one API's whole base URL may be given instead (the client's
+ *   `baseUrls: { evaluation: 'https://proxy.acme.example/policy' }`), below
+ *   which the client puts the operation paths alone: a policy API below a
+ *   base path without its own (`/policy`) is such a proxy's, off the
+ *   production host. With its own base path after a segment (`/policy/v1`,
+ *   a doubled `/v1`) it is the host given with a path: refused;
  * - streams: the root of its host; a client's `baseUrl` of its own (a proxy,
  *   a gateway) may have a path, except the `/api/v1` its operations already
  *   start with.
@@ -32,6 +38,20 @@ export interface BasePathProblem {
   baseUrl: string;
   /** True when `baseUrl` must be the host alone (policy). */
   hostOnly: boolean;
+  /**
+   * For a policy API below its own base path after a segment, off the
+   * production host: the URL a proxy in front of this API alone would have
+   * to be at, for the client's `baseUrls` (see `baseUrlFix`).
+   */
+  proxyBaseUrl?: { api: PolicyApiName; url: string } | undefined;
+}
+
+/** The policy client's name of each policy API, as its `baseUrls` option takes them. */
+export type PolicyApiName = 'coordinator' | 'evaluation' | 'reporting';
+
+/** The policy client's name of a policy API (`policy-evaluation` → `evaluation`). */
+export function policyApiName(api: SandboxApi): PolicyApiName {
+  return api.slice('policy-'.length) as PolicyApiName;
 }
 
 /**
@@ -58,7 +78,23 @@ const LABEL: Record<SandboxApi, string> = {
 /** The start of every streams operation path: a base path ending with it doubles it. */
 const STREAMS_OPERATIONS_PREFIX = '/api/v1';
 
-const isPolicy = (api: SandboxApi) => api.startsWith('policy-');
+export const isPolicy = (api: SandboxApi) => api.startsWith('policy-');
+
+/** Whether `origin` is one of the services' production hosts (an API's default base URL is on it). */
+export function isProductionHost(origin: string): boolean {
+  return PRODUCTION_HOSTS.has(origin);
+}
+
+/**
+ * A policy API below a base path without its own (`/policy/evaluate` for
+ * evaluation), off the production hosts: what a client sends with that API's
+ * base URL of a proxy in its `baseUrls`. No policy client given a host sends
+ * it, so it is served; where two policy APIs have the path, a base URL named
+ * in `createSandbox({ baseUrls })` says which.
+ */
+export function isProxiedPolicyBase(api: SandboxApi, origin: string, basePath: string): boolean {
+  return isPolicy(api) && !PRODUCTION_HOSTS.has(origin) && !endsWith(basePath, OWN_BASE_PATH[api]);
+}
 
 /** The APIs each production host serves, and at which base path. */
 const PRODUCTION_HOSTS: ReadonlyMap<string, readonly { api: SandboxApi; basePath: string }[]> = (() => {
@@ -94,6 +130,7 @@ export function basePathProblem(api: SandboxApi, origin: string, basePath: strin
     const [home] = DEFAULT_BASE_URLS[api];
     return { reason: `${origin} is the host of the ${apis} API, not of the ${label} API`, extra: false, hostOnly, baseUrl: clientBaseUrl(api, new URL(home!).origin, '') };
   }
+  if (isProxiedPolicyBase(api, origin, basePath)) return undefined;
   if (!endsWith(basePath, own)) {
     const where = api === 'channels' ? "the channels API's address ends with /v1" : `the ${label} API's operations are below ${own} of the host`;
     return { reason: `${where}, and this URL has them below '${basePath || '/'}'`, extra: false, hostOnly, baseUrl: clientBaseUrl(api, origin, api === 'channels' ? basePath : '') };
@@ -105,7 +142,8 @@ export function basePathProblem(api: SandboxApi, origin: string, basePath: strin
       production !== undefined
         ? `the ${label} API at ${origin} has its operations ${own === '' ? 'at the root' : `below ${own}`}, and this URL has '${prefix}' before ${own === '' ? 'them' : 'it'}`
         : `the policy client puts ${own} after the host itself, and this URL has '${prefix}' before it`;
-    return { reason, extra: true, hostOnly, baseUrl: clientBaseUrl(api, origin, '') };
+    const proxyBaseUrl = production === undefined ? { api: policyApiName(api), url: `${origin}${basePath}` } : undefined;
+    return { reason, extra: true, hostOnly, baseUrl: clientBaseUrl(api, origin, ''), proxyBaseUrl };
   }
   // Elsewhere channels and streams may sit below a path of their own, but not below their own path twice.
   const doubled = api === 'channels' ? own : STREAMS_OPERATIONS_PREFIX;
@@ -123,7 +161,17 @@ function clientBaseUrl(api: SandboxApi, origin: string, prefix: string): string 
   return api === 'channels' ? `${origin}${prefix}/v1` : `${origin}${prefix}`;
 }
 
-/** How to put it right, for a message: `pass baseUrl '…'`, or for policy `pass the host only: baseUrl '…'`. */
+/**
+ * How to put it right, for a message: `pass baseUrl '…'`, or for policy `pass
+ * the host only: baseUrl '…'`, and, where a proxy may serve that one API
+ * there, the client's `baseUrls` and the sandbox's option that serve it.
+ */
 export function baseUrlFix(problem: BasePathProblem): string {
-  return `${problem.hostOnly ? 'pass the host only: ' : 'pass '}baseUrl '${problem.baseUrl}'`;
+  const fix = `${problem.hostOnly ? 'pass the host only: ' : 'pass '}baseUrl '${problem.baseUrl}'`;
+  const proxy = problem.proxyBaseUrl;
+  if (proxy === undefined) return fix;
+  return (
+    `${fix}; or, if a proxy serves the policy ${proxy.api} API at ${proxy.url}, pass that as the client's baseUrls.${proxy.api} ` +
+    `and name it: createSandbox({ baseUrls: { policy: { ${proxy.api}: '${proxy.url}' } } })`
+  );
 }

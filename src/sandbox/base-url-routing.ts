@@ -18,17 +18,30 @@
  * doubled `/v1`, or a policy host with a path, would get a 404 in
  * production, so here it is a SandboxUsageError naming the segment and the
  * `baseUrl` to pass, never an answer. The same goes for such a path below a
- * base URL of steps 1 and 2, whose API has no operation there.
+ * base URL of steps 1 and 2, whose API has no operation there. A policy API
+ * below a path without its own base path is a proxy's (the policy client's
+ * per-API `baseUrls`), served; where two policy APIs have the path, the
+ * base path named in `createSandbox({ baseUrls: { policy: { … } } })` says
+ * which, on its own origin and on any other (the listener's).
  *
  * A request none of these serve is a SandboxUsageError naming the URL and
  * the fix: a test must fail with the reason, not with a connection error.
  */
 import { apiKeyOf } from './auth.js';
-import { baseUrlFix, basePathProblem, OWN_BASE_PATH, type BasePathProblem } from './base-paths.js';
+import {
+  baseUrlFix,
+  basePathProblem,
+  isProductionHost,
+  isProxiedPolicyBase,
+  OWN_BASE_PATH,
+  policyApiName,
+  type BasePathProblem,
+  type PolicyApiName,
+} from './base-paths.js';
 import type { SandboxCredentials } from './context.js';
 import { SandboxUsageError } from './errors.js';
 import { pathWithQuery } from '../core/auth.js';
-import { route, routeIn, startsAtBoundary, type RouteResult } from './router.js';
+import { DEFAULT_BASE_URLS, route, routeIn, startsAtBoundary, type RouteResult } from './router.js';
 import type { SandboxApi } from './types.js';
 
 /** Base URLs the sandbox serves besides the defaults, each fit for that client's `baseUrl` option. */
@@ -41,6 +54,19 @@ export interface SandboxBaseUrlsOption {
   policy?: string;
 }
 
+/** One policy API's whole base URL each, as the policy client's `baseUrls` option takes them (a proxy in front of that API). */
+export type SandboxPolicyBaseUrls = Partial<Record<PolicyApiName, string>>;
+
+/**
+ * `createSandbox({ baseUrls })`: the base URLs of SandboxBaseUrlsOption, and
+ * for policy either its host or the per-API base URLs of its client's
+ * `baseUrls` option (`{ evaluation: 'https://proxy.acme.example/policy' }`).
+ */
+export interface SandboxServedBaseUrls extends Omit<SandboxBaseUrlsOption, 'policy'> {
+  /** The policy host, or the base URL of each policy API that a proxy serves, as the policy client's `baseUrls` names them. */
+  policy?: string | SandboxPolicyBaseUrls;
+}
+
 type Served = Exclude<RouteResult, { kind: 'no_api' }>;
 
 /** Finds the API and operation of a request; throws a SandboxUsageError when the sandbox cannot serve it. */
@@ -49,15 +75,20 @@ export type RequestRouter = (request: Request, local: boolean) => Served;
 const OPTION_KEYS = ['channels', 'streams', 'policy'] as const;
 
 const POLICY_APIS: readonly SandboxApi[] = ['policy-coordinator', 'policy-evaluation', 'policy-reporting'];
+const POLICY_API_NAMES: readonly PolicyApiName[] = ['coordinator', 'evaluation', 'reporting'];
 
-export function createRequestRouter(baseUrls: SandboxBaseUrlsOption | undefined, credentials: SandboxCredentials): RequestRouter {
+export function createRequestRouter(baseUrls: SandboxServedBaseUrls | undefined, credentials: SandboxCredentials): RequestRouter {
   const configured = configuredMounts(baseUrls);
+  // `api basePath` of each named base URL: on another origin (the listener), the same base path is that API's too.
+  const named = new Set(configured.map((mount) => namedPathKey(mount.api, new URL(mount.prefix).pathname.replace(/\/+$/, ''))));
   return (request, local) => {
     const mounted = mountedRoute(configured, request, local);
     if (mounted.kind === 'matched' || mounted.kind === 'bad_method') return mounted;
-    return routeByPath(request, credentials, mounted.kind === 'no_route' ? { unmatched: mounted, local } : undefined);
+    return routeByPath(request, credentials, named, mounted.kind === 'no_route' ? { unmatched: mounted, local } : undefined);
   };
 }
+
+const namedPathKey = (api: SandboxApi, basePath: string) => `${api} ${basePath}`;
 
 /** The route below a base URL of `createSandbox({ baseUrls })`, a default one, or (on the listener) a path prefix; `no_api` when none holds the URL. */
 function mountedRoute(configured: readonly Mount[], request: Request, local: boolean): RouteResult {
@@ -75,6 +106,10 @@ interface Candidate {
   result: Extract<Served, { kind: 'matched' | 'bad_method' }>;
   /** Why the real service would not serve it there; `undefined` when it would. */
   problem: BasePathProblem | undefined;
+  /** A policy API below a proxy's base path (`isProxiedPolicyBase`): served, but the weakest reading of the path. */
+  proxied: boolean;
+  /** The base path of a base URL named in `createSandbox({ baseUrls })` for this API. */
+  named: boolean;
 }
 
 /**
@@ -87,18 +122,19 @@ interface Unmatched {
   local: boolean;
 }
 
-function routeByPath(request: Request, credentials: SandboxCredentials, below: Unmatched | undefined): Served {
+function routeByPath(request: Request, credentials: SandboxCredentials, named: ReadonlySet<string>, below: Unmatched | undefined): Served {
   const target = pathWithQuery(request.url);
   const queryStart = target.indexOf('?');
   const path = queryStart < 0 ? target : target.slice(0, queryStart);
   const query = queryStart < 0 ? '' : target.slice(queryStart);
   const { origin } = new URL(request.url);
 
-  let candidates = candidatesOf(request.method, path, query, origin);
+  let candidates = candidatesOf(request.method, path, query, origin, named);
   if (candidates.some((candidate) => candidate.result.kind === 'matched')) {
     candidates = candidates.filter((candidate) => candidate.result.kind === 'matched');
   }
-  candidates = narrow(candidates, keyedApis(request.headers, credentials));
+  const keyed = keyedApis(request.headers, credentials);
+  candidates = narrow(candidates, (candidate) => keyed(candidate.api));
   const fitting = candidates.filter((candidate) => candidate.problem === undefined);
   // Only an operation the path names exactly is worth a refusal: a bare `/` is any path's (streams' HEAD /).
   const misplaced = candidates.filter((candidate) => candidate.problem !== undefined && candidate.result.kind === 'matched');
@@ -109,11 +145,16 @@ function routeByPath(request: Request, credentials: SandboxCredentials, below: U
     if (doubled.length > 0) throw misplacedError(request, doubled);
     return below.unmatched;
   }
+  // A policy host given with a path (its own base path after a segment) explains the path better than a proxy
+  // in front of another policy API would: `/v1/v1/evaluation/health-check` is a doubled /v1, not the coordinator's.
+  const slips = misplaced.filter((candidate) => candidate.problem!.extra);
+  if (slips.length > 0 && fitting.every((candidate) => candidate.proxied && !candidate.named)) throw misplacedError(request, slips);
   if (fitting.length === 0) {
     if (misplaced.length > 0) throw misplacedError(request, misplaced);
     if (below !== undefined) return below.unmatched;
   }
-  candidates = narrow(fitting, (api, basePath) => endsAtBoundary(basePath, OWN_BASE_PATH[api]));
+  candidates = narrow(fitting, (candidate) => endsAtBoundary(candidate.basePath, OWN_BASE_PATH[candidate.api]));
+  candidates = narrow(candidates, (candidate) => candidate.named);
 
   if (candidates.length === 1) return candidates[0]!.result;
   const shown = shownUrl(request.url);
@@ -124,13 +165,21 @@ function routeByPath(request: Request, credentials: SandboxCredentials, below: U
     );
   }
   const which = candidates.map((candidate) => `${candidate.api} (${operationOf(candidate)} below '${candidate.basePath || '/'}')`).join(' and ');
-  const keys = [...new Set(candidates.map((candidate) => credentialName(candidate.api)))].join(' or ');
+  const keys = [...new Set(candidates.map((candidate) => credentialName(candidate.api)))];
+  if (candidates.every((candidate) => candidate.proxied)) {
+    // Policy APIs share a key: only the base URL each is at can tell them apart.
+    const options = candidates.map((candidate) => `createSandbox({ baseUrls: { policy: { ${policyApiName(candidate.api)}: '${origin}${candidate.basePath}' } } })`);
+    throw new SandboxUsageError(
+      `sandbox.fetch cannot tell which API ${request.method} ${shown} is for: ${which} both have this path. ` +
+        `Name the base URL the client has for its API: ${options.join(' or ')}`,
+    );
+  }
   const example = candidates[0]!;
   const optionKey = optionKeyOf(example.api);
   const exampleBaseUrl = optionKey === 'policy' ? origin : `${origin}${example.basePath}`;
   throw new SandboxUsageError(
     `sandbox.fetch cannot tell which API ${request.method} ${shown} is for: ${which} both have this path. ` +
-      `Give the client the sandbox's key of its API (${keys}), ` +
+      `Give the client the sandbox's key of its API (${keys.join(' or ')}), ` +
       `or name the base URL: createSandbox({ baseUrls: { ${optionKey}: '${exampleBaseUrl}' } })`,
   );
 }
@@ -151,15 +200,27 @@ function misplacedError(request: Request, misplaced: readonly Candidate[]): Sand
   );
 }
 
-/** Every API's operation that the path names below one of its `/`s: the shortest base path per API, with its problem there. */
-function candidatesOf(method: string, path: string, query: string, origin: string): Candidate[] {
+/**
+ * Every API's operation that the path names below one of its `/`s: the
+ * shortest base path per API, with its problem there. A base path named in
+ * `createSandbox({ baseUrls })` for that API has none, on any origin.
+ */
+function candidatesOf(method: string, path: string, query: string, origin: string, named: ReadonlySet<string>): Candidate[] {
   const candidates: Candidate[] = [];
   for (const api of Object.keys(OWN_BASE_PATH) as SandboxApi[]) {
     for (let at = path.indexOf('/'); at >= 0; at = path.indexOf('/', at + 1)) {
       const result = routeIn(api, method, `${path.slice(at)}${query}`);
       if (result.kind === 'no_route') continue;
       const basePath = path.slice(0, at);
-      candidates.push({ api, basePath, result, problem: basePathProblem(api, origin, basePath) });
+      const isNamed = named.has(namedPathKey(api, basePath));
+      candidates.push({
+        api,
+        basePath,
+        result,
+        problem: isNamed ? undefined : basePathProblem(api, origin, basePath),
+        proxied: isProxiedPolicyBase(api, origin, basePath),
+        named: isNamed,
+      });
       break;
     }
   }
@@ -167,8 +228,8 @@ function candidatesOf(method: string, path: string, query: string, origin: strin
 }
 
 /** The candidates `keep` accepts, when it accepts any; otherwise all of them (a hint that fits none decides nothing). */
-function narrow(candidates: Candidate[], keep: (api: SandboxApi, basePath: string) => boolean): Candidate[] {
-  const kept = candidates.filter((candidate) => keep(candidate.api, candidate.basePath));
+function narrow(candidates: Candidate[], keep: (candidate: Candidate) => boolean): Candidate[] {
+  const kept = candidates.filter(keep);
   return kept.length > 0 ? kept : candidates;
 }
 
@@ -208,7 +269,7 @@ interface Mount {
 }
 
 /** The mounts of `createSandbox({ baseUrls })`, longest first; bad values are a SandboxUsageError naming the field. */
-function configuredMounts(baseUrls: SandboxBaseUrlsOption | undefined): Mount[] {
+function configuredMounts(baseUrls: SandboxServedBaseUrls | undefined): Mount[] {
   if (baseUrls === undefined) return [];
   if (baseUrls === null || typeof baseUrls !== 'object' || Array.isArray(baseUrls)) {
     throw new SandboxUsageError(`createSandbox(): baseUrls must be an object ({ ${OPTION_KEYS.join(', ')} })`);
@@ -219,6 +280,10 @@ function configuredMounts(baseUrls: SandboxBaseUrlsOption | undefined): Mount[] 
       throw new SandboxUsageError(`createSandbox(): baseUrls.${key.slice(0, 40)} is not an API of the sandbox (known: ${OPTION_KEYS.join(', ')})`);
     }
     if (value === undefined) continue;
+    if (key === 'policy' && value !== null && typeof value === 'object') {
+      mounts.push(...policyApiMounts(value));
+      continue;
+    }
     const base = absoluteUrl(key, value);
     checkBasePath(key as (typeof OPTION_KEYS)[number], base);
     if (key === 'policy') {
@@ -245,10 +310,50 @@ function checkBasePath(key: (typeof OPTION_KEYS)[number], base: string): void {
   const problem =
     key === 'policy' ? basePathProblem('policy-coordinator', origin, `${path}/v1`) : basePathProblem(key, origin, path);
   if (problem === undefined) return;
+  // Off the production host, a policy host with a path may be meant for a proxy in front of one policy API.
+  const proxy =
+    key === 'policy' && !isProductionHost(origin)
+      ? `; for a proxy in front of one policy API, give its base URL as the policy client's baseUrls names it, e.g. baseUrls.policy: { coordinator: '${base}/v1' }`
+      : '';
   throw new SandboxUsageError(
     `createSandbox(): baseUrls.${key} '${base}' is not a base URL the service has: ${problem.reason} (as a ${key} client's baseUrl). ` +
-      `Give ${problem.hostOnly ? 'the host only: ' : ''}baseUrls.${key}: '${problem.baseUrl}'`,
+      `Give ${problem.hostOnly ? 'the host only: ' : ''}baseUrls.${key}: '${problem.baseUrl}'${proxy}`,
   );
+}
+
+/**
+ * The mounts of `baseUrls.policy: { coordinator, evaluation, reporting }`:
+ * each the whole base URL of one policy API, any path a proxy has, except
+ * what no proxy's would be: a path on the production host (which has each
+ * API at one base URL) or a doubled `/v1` (a host with `/v1` given as one).
+ */
+function policyApiMounts(value: object): Mount[] {
+  if (Array.isArray(value)) {
+    throw new SandboxUsageError(
+      `createSandbox(): baseUrls.policy must be the policy host (a string) or an object of per-API base URLs ({ ${POLICY_API_NAMES.join(', ')} }), as the policy client's baseUrls`,
+    );
+  }
+  const mounts: Mount[] = [];
+  for (const [name, url] of Object.entries(value)) {
+    if (!(POLICY_API_NAMES as readonly string[]).includes(name)) {
+      throw new SandboxUsageError(`createSandbox(): baseUrls.policy.${name.slice(0, 40)} is not a policy API (known: ${POLICY_API_NAMES.join(', ')})`);
+    }
+    if (url === undefined) continue;
+    const field = `policy.${name}`;
+    const api = `policy-${name}` as SandboxApi;
+    const base = absoluteUrl(field, url);
+    const { origin, pathname } = new URL(base);
+    const [home] = DEFAULT_BASE_URLS[api];
+    if (isProductionHost(origin) && base !== home) {
+      throw new SandboxUsageError(`createSandbox(): baseUrls.${field} '${base}' is not a base URL the service has: on ${origin} the policy ${name} API is at ${home!}. Give baseUrls.${field}: '${home!}'`);
+    }
+    if (/\/v1\/v1(\/|$)/.test(pathname)) {
+      const once = `${origin}${pathname.replace(/\/v1\/v1(?=\/|$)/, '/v1')}`.replace(/\/+$/, '');
+      throw new SandboxUsageError(`createSandbox(): baseUrls.${field} '${base}' has '/v1' twice, which no proxy's base URL has. Give baseUrls.${field}: '${once}'`);
+    }
+    mounts.push({ api, prefix: base });
+  }
+  return mounts;
 }
 
 /** An absolute http(s) URL without a trailing `/`, query or fragment, as a client's `baseUrl` would send it. */

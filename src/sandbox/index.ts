@@ -2,7 +2,7 @@ export { createSandbox, type Sandbox, type SandboxOptions, type AnswerValidator,
 export type { SandboxCredentials } from './context.js';
 export type { FaultHandle, FaultSpec } from './faults.js';
 export type { SandboxRoute } from './fault-routes.js';
-export type { SandboxBaseUrlsOption } from './base-url-routing.js';
+export type { SandboxBaseUrlsOption, SandboxServedBaseUrls, SandboxPolicyBaseUrls } from './base-url-routing.js';
 export type { SandboxSeed, ChannelsSeed, SeedWallet, SeedChannel } from './seed.js';
 export type { ListenOptions, SandboxListener, SandboxBaseUrls } from './listen.js';
 export type { SandboxClock } from './clock.js';

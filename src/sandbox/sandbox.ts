@@ -9,7 +9,7 @@ import { sandboxRoutes, type SandboxRoute } from './fault-routes.js';
 import { createFaultPlan, delay, InjectedDrop, slowBody, type FaultHandle, type FaultSpec } from './faults.js';
 import { startListener, type ListenOptions, type ListenTarget, type SandboxListener } from './listen.js';
 import { requireNodeServer } from './node-server.js';
-import { createRequestRouter, type SandboxBaseUrlsOption } from './base-url-routing.js';
+import { createRequestRouter, type SandboxServedBaseUrls } from './base-url-routing.js';
 import { applyRequestCheck, GENERATED_REQUEST_CHECKS, type RequestChecks } from './request-check.js';
 import { checkSeed, type SandboxSeed } from './seed.js';
 import { SANDBOX_STREAM_ORIGINS } from './streams/live.js';
@@ -53,10 +53,13 @@ export interface SandboxOptions {
    * (e.g. `{ channels: 'https://acme.example/v1' }`). Not needed otherwise:
    * the sandbox serves each request by its path under any origin and any
    * base path the service has, and tells two APIs with the same path apart
-   * by their API keys. A base URL the service does not have (a policy host
-   * with a path) is a SandboxUsageError.
+   * by their API keys. `policy` is the host, or, for a proxy in front of
+   * one policy API, the base URLs of the policy client's `baseUrls`
+   * (`{ reporting: 'https://proxy.acme.example/reports' }`), which tell the
+   * policy APIs (one key) apart where a path is two's. A base URL the
+   * service does not have (a policy host with a path) is a SandboxUsageError.
    */
-  baseUrls?: SandboxBaseUrlsOption;
+  baseUrls?: SandboxServedBaseUrls;
 }
 
 /** An answer of the sandbox that its API's description does not allow, as `onViolation` receives it. */
