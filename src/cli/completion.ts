@@ -49,6 +49,9 @@ enum values (from the specs, so it never goes stale):
   bash  eval "$(service-sdk completion bash)"        (in ~/.bashrc)
   zsh   eval "$(service-sdk completion zsh)"         (in ~/.zshrc)
   fish  service-sdk completion fish | source         (in config.fish)
+
+In a project install, run it through npx (npx service-sdk completion bash):
+the script calls that bin by its path, and completes npx service-sdk … too.
 `;
 
 /** One word for a POSIX shell, single-quoted. */
@@ -60,8 +63,9 @@ function shellWord(text: string): string {
  * The script for `shell`. It asks `command` (the node binary and the bin
  * that printed the script, by absolute path) for candidates, so completion
  * works where `service-sdk` is not on PATH (a project install reached with
- * `npx service-sdk`) as well as for a global install; bash also completes
- * `npx service-sdk …`.
+ * `npx service-sdk`) as well as for a global install; each shell also
+ * completes `npx service-sdk …`. Each script is tested in its real shell
+ * (test/cli/process.test.ts for bash, completion-shells.test.ts for zsh and fish).
  */
 export function completionScript(shell: string | undefined, command: readonly string[] = ['service-sdk']): string {
   const run = command.map(shellWord).join(' ');
@@ -82,22 +86,42 @@ complete -o default -F _service_sdk service-sdk
 complete -o default -F _service_sdk_npx npx
 `;
     case 'zsh':
-      return `#compdef service-sdk
-# service-sdk completion for zsh: eval "$(service-sdk completion zsh)"
+      return `#compdef service-sdk npx
+# service-sdk completion for zsh: eval "$(service-sdk completion zsh)" (or npx service-sdk completion zsh)
 _service_sdk() {
   local -a candidates
-  candidates=("\${(@f)$(${run} __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
-  compadd -a candidates
+  # One candidate a line; no answer is no candidate (not an empty one), and then files, as bash's -o default.
+  candidates=(\${(f)"$(${run} __complete "\${(@)words[2,CURRENT]}" 2>/dev/null)"})
+  if (( \${#candidates} )); then compadd -a candidates; else _default; fi
 }
+_service_sdk_npx() {
+  # npx service-sdk …: completed as service-sdk from the word after npx; any other npx line as files.
+  if [[ \${words[2]} == service-sdk ]] && (( CURRENT >= 3 )); then
+    shift words
+    (( CURRENT-- ))
+    _service_sdk
+  else
+    _default
+  fi
+}
+# compdef comes with zsh's completion system: start it if the .zshrc has not yet.
+(( \${+functions[compdef]} )) || { autoload -Uz compinit && compinit; }
 compdef _service_sdk service-sdk
+compdef _service_sdk_npx npx
 `;
     case 'fish':
-      return `# service-sdk completion for fish: service-sdk completion fish | source
+      return `# service-sdk completion for fish: service-sdk completion fish | source (or npx service-sdk completion fish | source)
 function __service_sdk_complete
+  # The words after the first \$argv[1] (service-sdk itself; after npx, two), the one being completed last.
   set -l tokens (commandline -opc) (commandline -ct)
-  ${run} __complete $tokens[2..-1] 2>/dev/null
+  ${run} __complete \$tokens[(math \$argv[1] + 1)..-1] 2>/dev/null
 end
-complete -c service-sdk -f -a '(__service_sdk_complete)'
+function __service_sdk_after_npx
+  set -l tokens (commandline -opc)
+  test (count \$tokens) -ge 2; and test "\$tokens[2]" = service-sdk
+end
+complete -c service-sdk -f -a '(__service_sdk_complete 1)'
+complete -c npx -n __service_sdk_after_npx -f -a '(__service_sdk_complete 2)'
 `;
     default:
       throw new CliUsageError(`completion: expected bash, zsh or fish${shell ? `, got ${JSON.stringify(shell)}` : ''}`);

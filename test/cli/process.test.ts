@@ -122,7 +122,7 @@ describe('service-sdk as a process', () => {
   it('prints completion scripts for zsh and fish too', async () => {
     const [zsh, fish, other] = await Promise.all([finish(start(['completion', 'zsh'])), finish(start(['completion', 'fish'])), finish(start(['completion', 'tcsh']))]);
     expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('compdef _service_sdk service-sdk')]);
-    expect([fish.code, fish.stdout]).toEqual([0, expect.stringContaining("complete -c service-sdk -f -a '(__service_sdk_complete)'")]);
+    expect([fish.code, fish.stdout]).toEqual([0, expect.stringContaining("complete -c service-sdk -f -a '(__service_sdk_complete 1)'")]);
     expect([other.code, other.stderr]).toEqual([2, expect.stringContaining('expected bash, zsh or fish')]);
   });
 });
