@@ -31,6 +31,9 @@ const FLAGS_LINE = 'service-sdk channels get-wallet --';
 const GET_WALLET_FLAGS = ['--wallet-id', '--api-key', '--base-url', '--output', '--dry-run', '--profile'];
 const NOT_GET_WALLET_FLAGS = ['--all', '--wait', '--data', '--api-secret'];
 
+/** A value with nothing to offer (a number): files, as bash's `complete -o default` gives (`--data @file` needs them). */
+const FILES_LINE = 'service-sdk channels list-wallets --limit ';
+
 const PROJECT_CASES: [string, string[]][] = [
   ['service-sdk chan', ['channels']],
   ['npx service-sdk channels list-wa', ['list-wallets', 'list-watchers']],
@@ -72,9 +75,10 @@ describeWithShell('zsh', 'zsh completion, in a real interactive zsh', (zsh) => {
 
   it('completes APIs, operations, an operation\'s flags and enum values (global install: compinit, then eval in .zshrc)', async () => {
     const setup = `autoload -Uz compinit && compinit; service-sdk() { ${RUN_BIN} "$@"; }; eval "$(service-sdk completion zsh)"`;
-    const run = await complete(setup, [...GLOBAL_CASES.map(([line]) => line), FLAGS_LINE], { PATH: process.env.PATH! });
+    const run = await complete(setup, [...GLOBAL_CASES.map(([line]) => line), FLAGS_LINE, FILES_LINE], { PATH: process.env.PATH! });
     expect([run.code, run.stderr]).toEqual([0, '']);
     expectGlobalCompletion(run.stdout);
+    expect(new Map(candidatesByLine(run.stdout)).get(FILES_LINE)).toContain('package.json');
   }, 60_000);
 
   it('works for a project install and the npx route, even in a .zshrc that has not run compinit', async () => {
