@@ -6,7 +6,7 @@
 // reports that carry reports, and to nothing else (a stream's own signed
 // HEAD / and upgrade do not use it up). Sandbox time is frozen (`pace: 0`)
 // and moved by `advance()`; the test waits on the stream's own events.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createChannelsClient, unwrap } from '../../src/channels/index.js';
 import { createSandbox, SandboxUsageError, type Sandbox, type SandboxListener } from '../../src/sandbox/index.js';
 import {
@@ -21,6 +21,7 @@ import {
   type StreamsClient,
 } from '../../src/streams/index.js';
 import { readmeClaim } from '../support/readme-claim.js';
+import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 import { rejection } from '../support/rejection.js';
 import { waitFor } from '../support/report-stream.js';
 
@@ -30,12 +31,20 @@ const FAST = { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 5
 let sandbox: Sandbox;
 let listener: SandboxListener | undefined;
 let closeStream: (() => Promise<void>) | undefined;
+let network: RefusedNetwork;
+
+// The streams on sandbox.fetch stream in process: nothing may leave the machine.
+beforeEach(() => {
+  network = refuseNonLoopback();
+});
 
 afterEach(async () => {
   await closeStream?.();
   await listener?.close();
   sandbox.close();
   closeStream = listener = undefined;
+  network.restore();
+  expect(network.attempts).toEqual([]);
 });
 
 /** A verifying stream of ETH/USD on `client`, its deliveries and status events recorded. */

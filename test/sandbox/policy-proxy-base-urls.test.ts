@@ -8,11 +8,12 @@
 // option does, where the path alone cannot tell. What no client sends (a
 // policy host with a path, so a doubled `/v1`; a path on the production
 // host) is still refused, naming what to pass.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { unwrap } from '../../src/channels/index.js';
 import { createPolicyClient, getEvaluation, requestEvaluation, type PolicyClientOptions } from '../../src/policy/index.js';
 import { createSandbox, SandboxUsageError, type Sandbox, type SandboxListener, type SandboxOptions } from '../../src/sandbox/index.js';
 import { readmeClaim } from '../support/readme-claim.js';
+import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 import { rejection } from '../support/rejection.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
 
@@ -21,6 +22,12 @@ const SEPOLIA = '16015286601757825753';
 
 let sandbox: Sandbox | undefined;
 let listener: SandboxListener | undefined;
+let network: RefusedNetwork;
+
+// Production code on the sandbox: nothing may leave the machine (a client that fell back to its default host would).
+beforeEach(() => {
+  network = refuseNonLoopback();
+});
 
 function start(options: SandboxOptions = {}): Sandbox {
   sandbox = createSandbox({ validate: sandboxValidator(), pace: 0, ...options });
@@ -32,7 +39,9 @@ afterEach(async () => {
   await listener?.close();
   sandbox?.close();
   sandbox = listener = undefined;
+  network.restore();
   expect(violations).toEqual([]);
+  expect(network.attempts).toEqual([]);
 });
 
 const policyClient = (sandbox: Sandbox, options: Omit<PolicyClientOptions, 'apiKey'>) =>
