@@ -42,7 +42,9 @@ export interface FaultSpec {
    * or `'too_few_signatures'`, f signatures instead of f + 1. With `verify`
    * the SDK refuses them (`not_a_signer`, `signature_count`); for testing
    * your handling of forged reports. Requests that carry no report (a
-   * stream's `HEAD /` and upgrade, other APIs) neither see it nor use it up.
+   * stream's `HEAD /` and upgrade, other APIs) neither see it nor use it up;
+   * on the live stream only the forging applies (its `delayMs` or
+   * `bodyDelayMs` hold REST answers alone).
    */
   reports?: ReportSigning;
 }
