@@ -129,7 +129,9 @@ export interface Sandbox {
   /**
    * Serves the sandbox over HTTP on `host` (default 127.0.0.1) and `port`
    * (default: a free one), Node 20+. Resolves to base URLs for each client's
-   * `baseUrl` option. `close()` on the result, or on the sandbox, stops it.
+   * `baseUrl` option. A request it will not serve (where `fetch` rejects with
+   * a SandboxUsageError) is answered `404 { type: 'SANDBOX_USAGE_ERROR',
+   * message }`, as under MSW. `close()` on the result, or on the sandbox, stops it.
    */
   listen(options?: ListenOptions): Promise<SandboxListener>;
   /** Dispatches one request that reached the listener (path prefixes apply). Used by `listen()`. */
