@@ -93,6 +93,8 @@ export async function runRequest(api: CliApi, rest: readonly string[], io: CliIo
     }
     await checkRawRequest(api, found.operation, { pathParams: found.pathParams, query: new URLSearchParams(queryText), headers: new Headers(headers), body });
   }
+  // Even unchecked, a request HTTP cannot carry is refused here rather than failing inside fetch.
+  if (body !== undefined && (method === 'GET' || method === 'HEAD')) throw new CliUsageError(`--data: a ${method} request carries no body`);
   const settings = await resolveSettings(api, await settingFlags(args, io), lastValue(args, 'profile'), io);
   const http = conventionFetch({ headers, verbose: isSet(args, 'verbose') }, io);
   const client = await makeClient(api, settings, http.fetch);

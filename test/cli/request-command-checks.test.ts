@@ -75,6 +75,13 @@ describe('request <METHOD> <path>, checked before sending', () => {
     expect([undocumented.code, undocumented.stderr]).toEqual([1, expect.stringMatching(/^service-sdk: 404 /)]);
   });
 
+  it('--no-check still refuses what HTTP cannot send: a body on GET or HEAD (exit 2, naming --data)', async () => {
+    const before = answers.count('listNetworks');
+    const run = await cli(['channels', 'request', 'GET', '/networks', '--data', '{}', '--no-check'], { env: env() });
+    expect([run.code, run.stdout, run.stderr]).toEqual([2, '', 'service-sdk: --data: a GET request carries no body\n']);
+    expect(answers.count('listNetworks')).toBe(before);
+  });
+
   it('the help says what is checked and how to send a request as given', async () => {
     const help = await cli(['channels', 'request', '--help']);
     expect(help.code).toBe(0);
