@@ -79,8 +79,10 @@ const POLICY_API_NAMES: readonly PolicyApiName[] = ['coordinator', 'evaluation',
 
 export function createRequestRouter(baseUrls: SandboxServedBaseUrls | undefined, credentials: SandboxCredentials): RequestRouter {
   const configured = configuredMounts(baseUrls);
-  // `api basePath` of each named base URL: on another origin (the listener), the same base path is that API's too.
-  const named = new Set(configured.map((mount) => namedPathKey(mount.api, new URL(mount.prefix).pathname.replace(/\/+$/, ''))));
+  // `api basePath` of each policy API's own base URL: on another origin (the listener), the same base path is that API's too.
+  const named = new Set(
+    configured.filter((mount) => mount.perApi).map((mount) => namedPathKey(mount.api, new URL(mount.prefix).pathname.replace(/\/+$/, ''))),
+  );
   return (request, local) => {
     const mounted = mountedRoute(configured, request, local);
     if (mounted.kind === 'matched' || mounted.kind === 'bad_method') return mounted;
@@ -266,6 +268,8 @@ function shownUrl(url: string): string {
 interface Mount {
   api: SandboxApi;
   prefix: string;
+  /** A policy API's own base URL (`baseUrls.policy: { … }`), whose base path names that API on any origin. */
+  perApi?: boolean;
 }
 
 /** The mounts of `createSandbox({ baseUrls })`, longest first; bad values are a SandboxUsageError naming the field. */
@@ -351,7 +355,7 @@ function policyApiMounts(value: object): Mount[] {
       const once = `${origin}${pathname.replace(/\/v1\/v1(?=\/|$)/, '/v1')}`.replace(/\/+$/, '');
       throw new SandboxUsageError(`createSandbox(): baseUrls.${field} '${base}' has '/v1' twice, which no proxy's base URL has. Give baseUrls.${field}: '${once}'`);
     }
-    mounts.push({ api, prefix: base });
+    mounts.push({ api, prefix: base, perApi: true });
   }
   return mounts;
 }
