@@ -6,7 +6,7 @@
 // service that can send anything (test/support/report-server.ts). Each
 // test's title is the sentence it backs (test/support/readme-claim.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ReportStreamOverflowError, streamReports, type ReportStreamEvent } from '../../src/streams/index.js';
+import { ReportStreamOverflowError, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
 import { makeV3Report } from '../support/report-server.js';
 import { consume, FAST, openStream, startHarness, waitFor, type Harness } from '../support/report-stream.js';
 import { readmeClaim } from '../support/readme-claim.js';
@@ -71,6 +71,41 @@ describe('README claims: the live stream checks each report', () => {
     expect(received.map((r) => r.observationsTimestamp)).toEqual([t]);
     expect(problems(events)).toEqual(['too_large']);
     expect(ofType(events, 'origin-lost')[0]).toMatchObject({ origin: '001', code: 1009 });
+  });
+});
+
+describe('README claims: the backfill', () => {
+  it(readmeClaim('each page must move forward, so a backfill makes at most one request per second of its gap'), async () => {
+    harness = await startHarness({ origins: ['001'], firstTimestamp: nowSeconds() - 60 });
+    const { server } = harness;
+    const { stream, events } = openStream(harness);
+    const { received, done } = consume(stream);
+    await waitFor(() => server.connectionCount() === 1, 'the origin to connect');
+    server.publish();
+    await waitFor(() => received.length === 2, 'the first reports');
+    /** An outage during which `seconds` of reports are published (to the REST history only), answered by `pages`. */
+    const outage = async (seconds: number, pages: (query: { feedID: string; startTimestamp: number }) => Report[]) => {
+      server.killOrigin('001');
+      await waitFor(() => ofType(events, 'origin-lost').length === ofType(events, 'connected').length, 'the origin to be lost');
+      for (let i = 0; i < seconds; i++) server.publish(undefined, { origins: [] });
+      server.answerPages(pages);
+      const ended = ofType(events, 'gap-filled').length + ofType(events, 'gap-unfilled').length;
+      const before = server.requests.page;
+      server.restoreOrigin('001');
+      await waitFor(() => ofType(events, 'gap-filled').length + ofType(events, 'gap-unfilled').length === ended + 2, 'both backfills to end');
+      return server.requests.page - before;
+    };
+
+    // Pages of one report each: the walk moves a second a page, and ends on the empty page after the gap.
+    const oneSecondAPage = await outage(10, ({ feedID, startTimestamp }) => server.history(feedID).filter((r) => r.observationsTimestamp === startTimestamp));
+    expect(oneSecondAPage).toBe(2 * (10 + 1));
+    expect(received).toHaveLength(2 + 2 * 10);
+    // Pages that do not move forward (a report the stream already has, again and again): one read per stream, and it ends.
+    const stuck = await outage(10, ({ feedID, startTimestamp }) => server.history(feedID).filter((r) => r.observationsTimestamp === startTimestamp - 1));
+    expect(stuck).toBe(2);
+    expect(problems(events).filter((problem) => problem === 'outside_gap')).toHaveLength(2);
+    await stream.close();
+    await done;
   });
 });
 
