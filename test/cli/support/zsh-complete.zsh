@@ -25,8 +25,13 @@ for line in "$@"; do
   zpty -w z "$line"$'\t'
   candidates=()
   integer marks=0
+  buffered=''
+  # Whole lines only: a read may end in the middle of one.
   while (( marks < 2 )) && zpty -r z chunk; do
-    for out in "${(@f)${chunk//$'\r'/}}"; do
+    buffered+=${chunk//$'\r'/}
+    while (( marks < 2 )) && [[ $buffered == *$'\n'* ]]; do
+      out=${buffered%%$'\n'*}
+      buffered=${buffered#*$'\n'}
       if [[ $out == *'<mark>'* ]]; then (( marks++ )); continue; fi
       (( marks == 1 )) && [[ $out == *'<candidate>'* ]] && candidates+=("${out#*<candidate>}")
     done
