@@ -16,8 +16,10 @@ import {
   waitForOperationEvent,
 } from '../../src/channels/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { createStreamsClient, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
 import { countedChannels, SEPOLIA } from '../support/counted-channels.js';
 import { readmeClaim } from '../support/readme-claim.js';
+import { waitFor } from '../support/report-stream.js';
 import { rejection } from '../support/rejection.js';
 
 const TO = '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238';
@@ -230,3 +232,34 @@ describe('README claims: the draft flow', () => {
     }
   });
 });
+
+describe('README claims: the live stream on a sandbox', () => {
+  it(readmeClaim("reports are then dated by the sandbox's clock, so `sandbox.advance()` does not make them \"from the future\""), async () => {
+    const own = frozenSandbox();
+    const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
+    const client = createStreamsClient({ ...own.credentials.streams, fetch: own.fetch });
+    const events: ReportStreamEvent[] = [];
+    // maxFutureMs is left at its default, a minute ahead of the clock the reports are judged by.
+    const stream = streamReports(client, [ETH_USD], { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, onStatus: (event) => events.push(event) });
+    const received: Report[] = [];
+    const done = (async () => {
+      for await (const report of stream) received.push(report);
+    })();
+    try {
+      await waitFor(() => events.some((event) => event.type === 'connected'), 'a connection');
+      // An hour on: the sandbox's reports are now an hour ahead of this machine's clock.
+      own.advance(3_600_000);
+      const hourAhead = Math.floor(Date.now() / 1000) + 3_600 - 60;
+      await waitFor(() => {
+        if (!received.some((r) => r.observationsTimestamp >= hourAhead)) own.advance(1_000);
+        return received.some((r) => r.observationsTimestamp >= hourAhead);
+      }, 'a report of the sandbox hour');
+    } finally {
+      await stream.close();
+      await done;
+    }
+    expect(events.filter((event) => event.type === 'message-skipped')).toEqual([]);
+    expect(stream.stats.skipped).toBe(0);
+  });
+});
+
