@@ -31,6 +31,7 @@ const DIGEST = `0x${'22'.repeat(32)}`;
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   sandbox?.close();
   sandbox = undefined;
   // Every pending deadline of the process shares one timer (src/core/deadline-timer.ts), which stays armed
@@ -68,11 +69,11 @@ async function settleOnFakeClock(promise: Promise<unknown>, stepMs: number, limi
   return { at: done ? limitMs : undefined, outcome };
 }
 
-/** The fake-clock times at which the counter `requests` moved, while `promise` runs for `forMs`. */
+/** The fake-clock times (to `stepMs`) at which the counter `requests` moved, over the next `forMs`. */
 async function readTimes(requests: () => number, forMs: number, stepMs = 50): Promise<number[]> {
   const times: number[] = [];
   let last = requests();
-  for (let elapsed = 0; elapsed <= forMs; elapsed += stepMs) {
+  for (let elapsed = stepMs; elapsed <= forMs; elapsed += stepMs) {
     await vi.advanceTimersByTimeAsync(stepMs);
     if (requests() !== last) {
       last = requests();
@@ -146,6 +147,41 @@ describe('README claims: paginators', () => {
     expect(hung.outcome).toMatchObject({ name: 'ApiTimeoutError', kind: 'deadline' });
     expect(hung.at).toBeGreaterThanOrEqual(60_000);
     expect(hung.at).toBeLessThanOrEqual(61_000);
+  });
+});
+
+describe('README claims: retries', () => {
+  it(readmeClaim('with exponential backoff and full jitter (defaults: 2 retries, 300 ms base, 5 s cap; `retry: false` disables)'), async () => {
+    useFakeClock();
+    const own = frozenSandbox();
+    own.inject({ route: 'listNetworks', status: 503, times: Infinity });
+    /** The pauses between the attempts of one failing call, each pause's random draw pinned to `draw`. */
+    const pausesWith = async (draw: number) => {
+      vi.spyOn(Math, 'random').mockReturnValue(draw);
+      // Six retries asked for, the base and the cap left at their defaults.
+      const { channels, requests } = await countedChannels(own, { retry: { retries: 6 } });
+      vi.restoreAllMocks();
+      const before = requests();
+      const call = rejection(unwrap(channels.GET('/networks')));
+      // The first attempt goes at once (at 0), the retries after their pauses.
+      const times = [0, ...(await readTimes(() => requests() - before, 20_000))];
+      await call;
+      expect(requests() - before).toBe(7);
+      return times.slice(1).map((at, i) => at - times[i]!);
+    };
+    const near = (pauses: number[], expected: number[]) => expected.forEach((ms, i) => expect(Math.abs(pauses[i]! - ms), `pause ${i + 1}`).toBeLessThanOrEqual(50));
+
+    // A draw near 1 makes each pause its cap: 300 ms doubling, never above 5 s.
+    near(await pausesWith(0.9999), [300, 600, 1_200, 2_400, 4_800, 5_000]);
+    // Full jitter: each pause is the draw's share of its cap.
+    near(await pausesWith(0.5), [150, 300, 600, 1_200, 2_400, 2_500]);
+
+    // retry: false: the one attempt.
+    const once = await countedChannels(own, { retry: false });
+    const before = once.requests();
+    const { outcome } = await settleOnFakeClock(unwrap(once.channels.GET('/networks')), 50, 10_000);
+    expect(outcome).toMatchObject({ name: 'ApiError', status: 503 });
+    expect(once.requests() - before).toBe(1);
   });
 });
 
