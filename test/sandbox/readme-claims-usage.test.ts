@@ -185,6 +185,31 @@ describe('README claims: retries', () => {
   });
 });
 
+describe('README claims: Retry-After', () => {
+  it(readmeClaim('A `Retry-After` longer than `retry.maxRetryAfterMs` (default 60 s)'), async () => {
+    useFakeClock();
+    const own = frozenSandbox();
+    // No deadline for the call: only maxRetryAfterMs decides whether a Retry-After is waited out.
+    const { channels, requests } = await countedChannels(own, { deadlineMs: 0 });
+
+    // A minute is waited out, and the retry answered.
+    own.inject({ route: 'listNetworks', status: 503, retryAfter: 60, times: 1 });
+    let before = requests();
+    const waited = await settleOnFakeClock(unwrap(channels.GET('/networks')), 1_000, 120_000);
+    expect(waited.outcome).toMatchObject({ has_more: false });
+    expect(waited.at).toBeGreaterThanOrEqual(60_000);
+    expect(requests() - before).toBe(2);
+
+    // A second more is not: the 503 comes back at once.
+    own.inject({ route: 'listNetworks', status: 503, retryAfter: 61, times: 1 });
+    before = requests();
+    const refused = await settleOnFakeClock(unwrap(channels.GET('/networks')), 10, 120_000);
+    expect(refused.outcome).toMatchObject({ name: 'ApiError', status: 503 });
+    expect(refused.at).toBeLessThanOrEqual(10);
+    expect(requests() - before).toBe(1);
+  });
+});
+
 describe('README claims: time limits', () => {
   it(readmeClaim('`0` or `Infinity` disables a limit, on the client or for one call'), async () => {
     useFakeClock();
