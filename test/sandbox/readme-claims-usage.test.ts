@@ -185,6 +185,33 @@ describe('README claims: retries', () => {
   });
 });
 
+describe("README claims: a call's time, whatever the service does", () => {
+  it(readmeClaim('So with the defaults a call never takes more than about 60 s, whatever the service does.'), async () => {
+    useFakeClock();
+    const own = frozenSandbox();
+    const { channels } = await countedChannels(own);
+    const services = {
+      'an answer that never comes': { delayMs: 3_600_000 },
+      'headers at once, the body an hour later': { bodyDelayMs: 3_600_000 },
+      '503 asking for 29 s each time': { status: 503, retryAfter: 29 },
+      '429 asking for 59 s each time': { status: 429, retryAfter: 59 },
+    };
+    for (const [service, fault] of Object.entries(services)) {
+      const handle = own.inject({ route: 'listNetworks', times: Infinity, ...fault });
+      const { at, outcome } = await settleOnFakeClock(unwrap(channels.GET('/networks')), 100, 300_000);
+      handle.remove();
+      expect(outcome, service).toBeInstanceOf(Error);
+      expect(at, service).toBeLessThanOrEqual(60_100);
+    }
+    // The limit that ends a call that never answers is the minute itself, not a shorter one.
+    const hung = own.inject({ route: 'listNetworks', times: Infinity, delayMs: 3_600_000 });
+    const { at, outcome } = await settleOnFakeClock(unwrap(channels.GET('/networks')), 100, 300_000);
+    hung.remove();
+    expect(outcome).toMatchObject({ name: 'ApiTimeoutError', kind: 'deadline' });
+    expect(at).toBeGreaterThanOrEqual(60_000);
+  });
+});
+
 describe('README claims: Retry-After', () => {
   it(readmeClaim('A `Retry-After` longer than `retry.maxRetryAfterMs` (default 60 s)'), async () => {
     useFakeClock();
