@@ -65,7 +65,7 @@ function shellWord(text: string): string {
  * works where `service-sdk` is not on PATH (a project install reached with
  * `npx service-sdk`) as well as for a global install; each shell also
  * completes `npx service-sdk …`. Each script is tested in its real shell
- * (test/cli/process.test.ts for bash, completion-shells.test.ts for zsh and fish).
+ * (bash, zsh and fish) by the CLI's tests.
  */
 export function completionScript(shell: string | undefined, command: readonly string[] = ['service-sdk']): string {
   const run = command.map(shellWord).join(' ');
