@@ -123,6 +123,34 @@ describe('README claims: waits', () => {
   });
 });
 
+describe('README claims: a wait reads with the limits of a call', () => {
+  it(readmeClaim('Each read is a call with the limits above.'), async () => {
+    useFakeClock();
+    const own = frozenSandbox();
+    const { channels, requests, channel_id, address } = await countedChannels(own);
+    const { operation_id } = await createOperation(channels, channel_id, {
+      chain_selector: SEPOLIA,
+      address,
+      wallet_operation_id: '1',
+      deadline: 0,
+      signature: ECDSA_SIGNATURE,
+      transactions: [{ to: TO, value: '0', data: '0x' }],
+    });
+    // The wait's first read meets an answer that never comes: its attempt ends at the call's 30 s and is retried.
+    own.inject({ route: 'getOperation', delayMs: 3_600_000, times: 1 });
+    const before = requests();
+    const wait = waitForOperation(channels, { channel_id, operation_id }, { timeoutMs: 120_000 });
+    wait.catch(() => undefined);
+    const times = [0, ...(await readTimes(() => requests() - before, 40_000))];
+    expect(times[1]).toBeGreaterThanOrEqual(30_000);
+    expect(times[1]).toBeLessThanOrEqual(30_000 + 300 + 50); // the attempt's limit, then at most the first back-off
+    // The retry answered (`accepted`): the wait goes on, its next read a second later.
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1_000);
+    expect(times[2]! - times[1]!).toBeLessThanOrEqual(1_050);
+    expect((await settleOnFakeClock(wait, 1_000, 200_000)).outcome).toBeInstanceOf(PollTimeoutError);
+  });
+});
+
 describe('README claims: paginators', () => {
   it(readmeClaim('A paginator has no overall limit of its own (a list can be long); each page is one call with the limits above'), async () => {
     useFakeClock();
