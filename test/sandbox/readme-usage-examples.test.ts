@@ -1,15 +1,18 @@
-// The README's "First calls" examples run, as written, against the offline
+// The README's usage examples ("First calls", "Pagination and waits") run, as written, against the offline
 // sandbox: each TypeScript block of those sections is taken from the README,
 // its `@ourteam/service-sdk/…` imports pointed at the sources, its clients
 // given `fetch: sandbox.fetch`, its placeholders (`<key uuid>`, `<org>`, the
 // environment's keys) filled with the sandbox's, and imported; it must run
 // to its last line. test/unit/readme-snippets.test.ts type-checks every
 // block; these are the ones that can also run offline. The others need what
-// no sandbox has (an RPC node for `readReportTrust`; an operation ID that
-// exists; a live stream that never ends) and are type-checked only.
+// no sandbox has (an RPC node for `readReportTrust`; a live stream that
+// never ends) and are type-checked only.
+// The waits example's operation ID is the one placeholder without <…>: an
+// operation created here stands in for it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createChannelsClient, createOperation } from '../../src/channels/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { entrySource } from '../support/user-modules.js';
 
@@ -44,6 +47,8 @@ function blocksByHeading(markdown: string): Block[] {
 const WALLET_ID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 const CHANNEL_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 const SEPOLIA = '16015286601757825753';
+/** The operation the waits example waits for, a placeholder for one of the reader's. */
+const EXAMPLE_OPERATION_ID = '9b2f6c1e-4d3a-4f5b-8e7c-1a2b3c4d5e6f';
 const SIGNED = { signature: `0x${'11'.repeat(65)}`, digest: `0x${'22'.repeat(32)}` };
 
 /** A sandbox fast enough for the examples' waits (a flow ends within milliseconds), with their wallet and channel. */
@@ -67,7 +72,9 @@ function runnable(block: Block, sandbox: Sandbox): string {
       .replace(/'@ourteam\/service-sdk\/([a-z-/]+)'/g, (_match, entry: string) => JSON.stringify(entrySource(entry)))
       .replace(/create(Channels|Streams|Policy)Client\(\{/g, 'create$1Client({ fetch: (globalThis as { readmeSandbox?: { fetch: typeof fetch } }).readmeSandbox!.fetch, ')
       .replaceAll("'<key uuid>'", JSON.stringify(streamsKey))
-      .replaceAll('https://<org>.example/v1', 'https://acme.example/v1') +
+      .replaceAll('https://<org>.example/v1', 'https://acme.example/v1')
+      // The waits example's operation: one that exists in the sandbox.
+      .replaceAll(`'${EXAMPLE_OPERATION_ID}'`, '(globalThis as { readmeOperationId?: string }).readmeOperationId!') +
     // Reached only when every line above ran.
     '\n(globalThis as { readmeBlockDone?: boolean }).readmeBlockDone = true;\nexport {};\n'
   );
@@ -94,7 +101,7 @@ function setting(sandbox: Sandbox): Record<string, unknown> {
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = blocksByHeading(readme);
 /** The sections whose examples run offline, and how many blocks each has. */
-const RUNNABLE: Record<string, number> = { Channels: 2, Streams: 1, "A report's values in human units": 1, Policy: 1 };
+const RUNNABLE: Record<string, number> = { Channels: 2, Streams: 1, "A report's values in human units": 1, Policy: 1, 'Pagination and waits': 1 };
 
 /** What each runnable block prints (by section, then block), where it prints something to check. */
 const EXPECTED_OUTPUT: Record<string, Array<((logged: unknown[][]) => void) | undefined>> = {
@@ -102,6 +109,13 @@ const EXPECTED_OUTPUT: Record<string, Array<((logged: unknown[][]) => void) | un
   Channels: [(logged) => expect(logged).toEqual([['treasury']])],
   // Ten minutes of ETH/USD, a report a second, from the first to the last second asked for.
   Streams: [(logged) => expect(logged.map(([t]) => t)).toEqual(Array.from({ length: 601 }, (_, i) => 1_750_000_000 + i))],
+  // The wallets, the watchers' count, then every status the wait saw, to `confirmed`.
+  'Pagination and waits': [
+    (logged) => {
+      // paginate's wallet, the watchers collected (none), the status seen (at pace 100 it is confirmed by the first read).
+      expect(logged).toEqual([['treasury'], [0], [undefined, '→', 'confirmed'], ['confirmed']]);
+    },
+  ],
   // A V3 report's values, main first, as decimal strings.
   "A report's values in human units": [
     (logged) => {
@@ -114,12 +128,12 @@ const EXPECTED_OUTPUT: Record<string, Array<((logged: unknown[][]) => void) | un
 let sandbox: Sandbox | undefined;
 afterEach(() => {
   vi.restoreAllMocks();
-  for (const name of ['readmeSandbox', 'signWithOwnerKey', 'channel_id', 'sign', 'payout', 'readmeBlockDone']) delete (globalThis as Record<string, unknown>)[name];
+  for (const name of ['readmeSandbox', 'readmeOperationId', 'signWithOwnerKey', 'channel_id', 'sign', 'payout', 'readmeBlockDone']) delete (globalThis as Record<string, unknown>)[name];
   sandbox?.close();
   sandbox = undefined;
 });
 
-describe("the README's First calls examples, run against the sandbox", () => {
+describe("the README's usage examples, run against the sandbox", () => {
   it('the sections hold the blocks this test runs', () => {
     for (const [heading, count] of Object.entries(RUNNABLE)) expect(blocks.filter((b) => b.heading === heading), heading).toHaveLength(count);
   });
@@ -128,7 +142,12 @@ describe("the README's First calls examples, run against the sandbox", () => {
     sandbox = examplesSandbox();
     const globals = setting(sandbox);
     const wallet = await sandbox.fetch(`https://acme.example/v1/wallets/${WALLET_ID}`, { headers: { authorization: `Apikey ${sandbox.credentials.channels.apiKey}` } });
-    (globals.payout as { address: string }).address = ((await wallet.json()) as { address: string }).address;
+    const { address } = (await wallet.json()) as { address: string };
+    (globals.payout as { address: string }).address = address;
+    // An operation for the waits example, signed: it moves on to `confirmed`.
+    const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: 'https://acme.example/v1', fetch: sandbox.fetch });
+    const operation = await createOperation(channels, CHANNEL_ID, { ...(globals.payout as Parameters<typeof createOperation>[2]), wallet_operation_id: '44', signature: SIGNED.signature });
+    globals.readmeOperationId = operation.operation_id;
     Object.assign(globalThis, globals);
     vi.stubEnv('CHANNELS_API_KEY', sandbox.credentials.channels.apiKey);
     vi.stubEnv('STREAMS_SECRET', sandbox.credentials.streams.apiSecret);
