@@ -265,6 +265,32 @@ describe('README claims: Retry-After', () => {
   });
 });
 
+describe('README claims: bounding a walk', () => {
+  it(readmeClaim('pass a `signal` or `maxItems` to bound a walk'), async () => {
+    const own = frozenSandbox();
+    const { channels, requests } = await countedChannels(own);
+    for (const name of ['a', 'b', 'c']) {
+      await unwrap(channels.POST('/wallets', { body: { name, wallet_owner_address: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2', chain_selector: SEPOLIA, wallet_type: 'ecdsa' } }));
+    }
+    // maxItems: two of the four wallets, and no page read beyond them.
+    let before = requests();
+    const two = await collect(paginate(channels, '/wallets', { pageSize: 1, maxItems: 2 }));
+    expect(two).toHaveLength(2);
+    expect(requests() - before).toBe(2);
+
+    // signal: a page that never answers ends when the walk is aborted, with the signal's reason.
+    own.inject({ route: 'listWallets', delayMs: 3_600_000, times: Infinity });
+    const controller = new AbortController();
+    before = requests();
+    const walk = collect(paginate(channels, '/wallets', { pageSize: 1, signal: controller.signal })).catch((error: unknown) => error);
+    await waitFor(() => requests() - before === 1, 'the first page to be asked for');
+    const reason = new Error('the walk is long enough');
+    controller.abort(reason);
+    await expect(walk).resolves.toBe(reason);
+    expect(requests() - before).toBe(1);
+  });
+});
+
 describe('README claims: time limits', () => {
   it(readmeClaim('`0` or `Infinity` disables a limit, on the client or for one call'), async () => {
     useFakeClock();
