@@ -347,6 +347,21 @@ describe('README claims: the draft flow', () => {
     }
   });
 
+  it(readmeClaim('The finalize is tried again when it fails in a way another attempt may not (429, 5xx, no answer, a timeout), up to twice, and only after reading the operation back'), async () => {
+    const own = frozenSandbox();
+    const { channels, requests, channel_id, address } = await countedChannels(own);
+    const body = (wallet_operation_id: string) => ({ chain_selector: SEPOLIA, address, wallet_operation_id, deadline: 0, transactions: [{ to: TO, value: '0', data: '0x' }] });
+    const sign = () => ({ signature: ECDSA_SIGNATURE, digest: DIGEST });
+    // Once each: the create, the finalize that fails, the read-back (still a draft), the finalize again.
+    const faults = [{ status: 429 }, { status: 500 }, { drop: true }];
+    for (const [i, fault] of faults.entries()) {
+      own.inject({ route: 'finalizeOperation', times: 1, ...fault });
+      const before = requests();
+      await expect(executeWithDraft(channels, channel_id, body(String(20 + i)), sign), JSON.stringify(fault)).resolves.toMatchObject({ status: 'accepted' });
+      expect(requests() - before, JSON.stringify(fault)).toBe(4);
+    }
+  });
+
   it(readmeClaim('(its subclass `NotADraftError` when the same `wallet_operation_id` already ended `cancelled`, `expired` or `failed`)'), async () => {
     const own = frozenSandbox();
     const { channels, requests, channel_id, address } = await countedChannels(own);
