@@ -26,6 +26,25 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** A live message carrying `report`, as the service sends it, with `padding` bytes of an extra field. */
 const message = (report: object, padding = 0) => JSON.stringify({ report, ...(padding > 0 ? { padding: 'x'.repeat(padding) } : {}) });
 
+type PageAnswer = (query: { feedID: string; startTimestamp: number }) => Report[];
+
+/**
+ * An outage of origin 001 during which `seconds` of reports are published
+ * (to the REST history only), the backfill's pages answered by `pages`:
+ * resolves, once both streams' backfills ended, to the pages they read.
+ */
+async function outageOf(server: Harness['server'], events: ReportStreamEvent[], seconds: number, pages: PageAnswer): Promise<number> {
+  server.killOrigin('001');
+  await waitFor(() => ofType(events, 'origin-lost').length === ofType(events, 'connected').length, 'the origin to be lost');
+  for (let i = 0; i < seconds; i++) server.publish(undefined, { origins: [] });
+  server.answerPages(pages);
+  const ended = ofType(events, 'gap-filled').length + ofType(events, 'gap-unfilled').length;
+  const before = server.requests.page;
+  server.restoreOrigin('001');
+  await waitFor(() => ofType(events, 'gap-filled').length + ofType(events, 'gap-unfilled').length === ended + 2, 'both backfills to end');
+  return server.requests.page - before;
+}
+
 /** The harness's fast timings, with the README's default for what each test is about (`undefined`: the default). */
 const DEFAULT = undefined;
 
@@ -74,6 +93,31 @@ describe('README claims: the live stream checks each report', () => {
   });
 });
 
+describe('README claims: what is checked of a backfilled report', () => {
+  it(readmeClaim('Every report, live or backfilled, decoded or not, must carry the same three values in both places'), async () => {
+    harness = await startHarness({ origins: ['001'], firstTimestamp: nowSeconds() - 60 });
+    const { server } = harness;
+    const [feed] = server.feeds as [string];
+    const { stream, events } = openStream(harness);
+    const { received, done } = consume(stream);
+    await waitFor(() => server.connectionCount() === 1, 'the origin to connect');
+    server.publish();
+    await waitFor(() => received.length === 2, 'the first reports');
+    const t = received[0]!.observationsTimestamp;
+
+    // The REST answer for ETH/USD's second t + 2 says another validFromTimestamp than its signed report.
+    const lying = (report: Report) => (report.feedID === feed && report.observationsTimestamp === t + 2 ? { ...report, validFromTimestamp: report.validFromTimestamp - 1 } : report);
+    await outageOf(server, events, 3, ({ feedID, startTimestamp }) => server.history(feedID).filter((r) => r.observationsTimestamp >= startTimestamp).map(lying));
+    await stream.close();
+    await done;
+
+    expect(received.filter((r) => r.feedID === feed).map((r) => r.observationsTimestamp)).toEqual([t, t + 1, t + 3]);
+    const [skipped] = ofType(events, 'message-skipped');
+    expect(skipped?.error).toMatchObject({ problem: 'envelope_mismatch', source: 'rest' });
+    expect(ofType(events, 'message-skipped')).toHaveLength(1);
+  });
+});
+
 describe('README claims: the backfill', () => {
   it(readmeClaim('each page must move forward, so a backfill makes at most one request per second of its gap'), async () => {
     harness = await startHarness({ origins: ['001'], firstTimestamp: nowSeconds() - 60 });
@@ -83,18 +127,7 @@ describe('README claims: the backfill', () => {
     await waitFor(() => server.connectionCount() === 1, 'the origin to connect');
     server.publish();
     await waitFor(() => received.length === 2, 'the first reports');
-    /** An outage during which `seconds` of reports are published (to the REST history only), answered by `pages`. */
-    const outage = async (seconds: number, pages: (query: { feedID: string; startTimestamp: number }) => Report[]) => {
-      server.killOrigin('001');
-      await waitFor(() => ofType(events, 'origin-lost').length === ofType(events, 'connected').length, 'the origin to be lost');
-      for (let i = 0; i < seconds; i++) server.publish(undefined, { origins: [] });
-      server.answerPages(pages);
-      const ended = ofType(events, 'gap-filled').length + ofType(events, 'gap-unfilled').length;
-      const before = server.requests.page;
-      server.restoreOrigin('001');
-      await waitFor(() => ofType(events, 'gap-filled').length + ofType(events, 'gap-unfilled').length === ended + 2, 'both backfills to end');
-      return server.requests.page - before;
-    };
+    const outage = (seconds: number, pages: PageAnswer) => outageOf(server, events, seconds, pages);
 
     // Pages of one report each: the walk moves a second a page, and ends on the empty page after the gap.
     const oneSecondAPage = await outage(10, ({ feedID, startTimestamp }) => server.history(feedID).filter((r) => r.observationsTimestamp === startTimestamp));
