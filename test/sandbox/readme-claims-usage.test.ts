@@ -108,7 +108,7 @@ describe('README claims: waits', () => {
     }
   });
 
-  it(readmeClaim('and the event waits `intervalMs` every time'), async () => {
+  it(readmeClaim('while the event waits pause `intervalMs` every time'), async () => {
     const own = frozenSandbox();
     const { channels, requests, channel_id } = await countedChannels(own);
     useFakeClock();
