@@ -15,6 +15,9 @@ export interface DueEntry {
  * process alive (as `AbortSignal.timeout`'s does not): a request in flight
  * holds its own connection open.
  */
+/** How far past its time the armed timer must be to count as lost rather than late. */
+const LOST_AFTER_MS = 1_000;
+
 class DeadlineSet {
   readonly #pending = new Set<DueEntry>();
   #armedFor = Number.POSITIVE_INFINITY;
@@ -24,6 +27,18 @@ class DeadlineSet {
     if (entry.dueAt === Number.POSITIVE_INFINITY) return;
     this.#pending.add(entry);
     if (entry.dueAt < this.#armedFor) this.#arm(entry.dueAt);
+    else if (this.#lost()) this.#arm(this.#armedFor); // at once: whatever is due fires, the rest re-arms
+  }
+
+  /**
+   * Whether the armed timer is long overdue, so will never run: it was armed
+   * on a test's fake clock (vitest's or Jest's fake timers), which the test
+   * then switched off. Re-arming on the clock now in use keeps the deadlines
+   * set afterwards alive; a timer merely late (a busy event loop) is replaced
+   * by one that runs at once, which changes nothing.
+   */
+  #lost(): boolean {
+    return this.#armedFor !== Number.POSITIVE_INFINITY && monotonicNow() - this.#armedFor > LOST_AFTER_MS;
   }
 
   /** Leaves the timer armed: when it fires with nothing due it re-arms for what is left, or stops. */
