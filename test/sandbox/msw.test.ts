@@ -10,11 +10,12 @@ import { build } from 'esbuild';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelsClient, unwrap } from '../../src/channels/index.js';
-import { createPolicyClient } from '../../src/policy/index.js';
+import { createPolicyClient, requestEvaluation } from '../../src/policy/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { sandboxHandlers, SandboxUsageError } from '../../src/sandbox/msw/index.js';
 import { createStreamsClient, getLatestReport } from '../../src/streams/index.js';
 import { apiError } from '../support/api-error.js';
+import { readmeClaim } from '../support/readme-claim.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 import { rejection } from '../support/rejection.js';
 
@@ -101,6 +102,31 @@ describe('one sandbox behind setupServer', () => {
       expect((await getLatestReport(client, ETH_USD)).feedID).toBe(ETH_USD);
       const forger = createStreamsClient({ apiKey: sandbox.credentials.streams.apiKey, apiSecret: 'not-the-secret', baseUrl: own, retry: false });
       expect((await apiError(getLatestReport(forger, ETH_USD))).status).toBe(401);
+    } finally {
+      server.resetHandlers();
+    }
+    expect(network.attempts).toEqual([]);
+    expect(unhandled).toEqual([]);
+  });
+
+  it(readmeClaim('a policy API behind a proxy as the policy client names it'), async () => {
+    const proxy = 'https://proxy.acme.example/policy';
+    server.use(...sandboxHandlers(sandbox, { baseUrls: { policy: { evaluation: proxy } } }));
+    try {
+      const client = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, baseUrls: { evaluation: proxy }, retry: false });
+      const { permit_id } = await requestEvaluation(client, {
+        caller_address: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
+        subject: '0xB8f4CC5179D1c68b54003171CD8D06587731C073',
+        function_signature: 'transfer(address,uint256)',
+        parameters: { to: '0xB8f4CC5179D1c68b54003171CD8D06587731C073', amount: '1000' },
+        chain_selector: '16015286601757825753',
+        unique_evaluation_id: 'msw-proxied-evaluation',
+      });
+      // Read back through plain fetch at the proxy's address: the same sandbox's state.
+      const answer = await fetch(`${proxy}/evaluate/${permit_id}`, { headers: { Authorization: `Apikey ${sandbox.credentials.policy.apiKey}` } });
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toMatchObject({ permit_id });
+      expect((await unwrap(client.coordinator.GET('/policy-engines'))).policy_engines.length).toBeGreaterThan(0);
     } finally {
       server.resetHandlers();
     }
@@ -214,6 +240,8 @@ describe('sandboxHandlers() arguments', () => {
     expect(refusal({ streams: 'https://streams.example/?x=1' })).toMatch(/^sandboxHandlers\(\): baseUrls\.streams .*query/);
     expect(refusal({ payments: 'https://pay.example' })).toMatch(/^sandboxHandlers\(\): baseUrls\.payments is not an API of the sandbox \(known: channels, streams, policy\)/);
     expect(refusal('https://acme.example')).toMatch(/^sandboxHandlers\(\): baseUrls must be an object/);
+    expect(refusal({ policy: { payouts: 'https://proxy.acme.example/p' } })).toMatch(/^sandboxHandlers\(\): baseUrls\.policy\.payouts is not a policy API \(known: coordinator, evaluation, reporting\)/);
+    expect(refusal({ policy: { evaluation: 'proxy/policy' } })).toMatch(/^sandboxHandlers\(\): baseUrls\.policy\.evaluation /);
     const withPassword = refusal({ channels: 'https://user:hunter2@acme.example/v1' });
     expect(withPassword).toMatch(/baseUrls\.channels/);
     expect(withPassword).not.toContain('hunter2');

@@ -5,7 +5,7 @@
  * package that imports `msw`, an optional peer dependency.
  */
 import { SandboxUsageError } from '../errors.js';
-import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
+import type { SandboxServedBaseUrls } from '../base-url-routing.js';
 import type { Sandbox } from '../sandbox.js';
 import { startsAtBoundary } from '../router.js';
 import { answerFromSandbox } from './answer.js';
@@ -19,9 +19,11 @@ export interface SandboxHandlersOptions {
    * (channels' default address, streams mainnet and testnet, the policy
    * host), which are always served. Name your organisation's channels
    * address here (e.g. `{ channels: 'https://acme.example/v1' }`); `policy`
-   * is the host, below which its three APIs live.
+   * is the host, below which its three APIs live, or, for a policy API
+   * behind a proxy, the base URL of each API as the policy client's
+   * `baseUrls` names it (`{ policy: { evaluation: 'https://proxy.acme.example/policy' } }`).
    */
-  baseUrls?: SandboxBaseUrlsOption;
+  baseUrls?: SandboxServedBaseUrls;
 }
 
 /**
@@ -64,5 +66,5 @@ function handlerFor(sandbox: Sandbox, mounts: readonly MswMount[]): SandboxReque
 
 export { SANDBOX_USAGE_ERROR_TYPE } from './answer.js';
 export type { SandboxRequestHandler } from './handler.js';
-export type { SandboxBaseUrlsOption } from '../base-url-routing.js';
+export type { SandboxBaseUrlsOption, SandboxPolicyBaseUrls, SandboxServedBaseUrls } from '../base-url-routing.js';
 export { SandboxUsageError } from '../errors.js';

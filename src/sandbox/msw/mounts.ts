@@ -11,6 +11,7 @@ import { pathWithQuery } from '../../core/auth.js';
 import { ConfigurationError } from '../../core/errors.js';
 import { baseUrlOption } from '../../core/options.js';
 import { POLICY_DEFAULT_HOST } from '../../policy/client.js';
+import { OWN_BASE_PATH, type PolicyApiName } from '../base-paths.js';
 import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
 import { SandboxUsageError } from '../errors.js';
 import { DEFAULT_BASE_URLS } from '../router.js';
@@ -19,6 +20,7 @@ import { DEFAULT_BASE_URLS } from '../router.js';
 export type ApiName = keyof SandboxBaseUrlsOption;
 
 const API_NAMES: readonly ApiName[] = ['channels', 'streams', 'policy'];
+const POLICY_API_NAMES: readonly PolicyApiName[] = ['coordinator', 'evaluation', 'reporting'];
 
 /** Where each API's requests are handed to the sandbox: the SDK's own defaults, which the sandbox serves by URL. */
 const SANDBOX_BASE: Record<ApiName, string | undefined> = {
@@ -52,12 +54,18 @@ export interface MswMount {
  * wins). Bad values are a SandboxUsageError naming the field.
  */
 export function mswMounts(baseUrls: unknown): MswMount[] {
-  const named = namedBaseUrls(baseUrls);
-  const bases = new Map<string, ApiName>(DEFAULT_MOUNTS.map(([api, url]) => [url, api]));
-  for (const [api, url] of named) bases.set(url, api);
-  return [...bases]
-    .map(([base, api]) => mount(api, base, SANDBOX_BASE[api]))
+  const bases = new Map<string, NamedBase>(DEFAULT_MOUNTS.map(([api, url]) => [url, { api, url, sandboxBase: SANDBOX_BASE[api] }]));
+  for (const named of namedBaseUrls(baseUrls)) bases.set(named.url, named);
+  return [...bases.values()]
+    .map(({ api, url, sandboxBase }) => mount(api, url, sandboxBase))
     .sort((a, b) => b.base.length - a.base.length);
+}
+
+/** A base URL to serve, and where below the sandbox's own addresses its requests go (undefined: as sent). */
+interface NamedBase {
+  readonly api: ApiName;
+  readonly url: string;
+  readonly sandboxBase: string | undefined;
 }
 
 function mount(api: ApiName, base: string, sandboxBase: string | undefined): MswMount {
@@ -66,19 +74,37 @@ function mount(api: ApiName, base: string, sandboxBase: string | undefined): Msw
   return { api, base, sandboxUrl: (url) => `${sandboxBase}${pathWithQuery(url).slice(basePath.length)}` };
 }
 
-function namedBaseUrls(baseUrls: unknown): [ApiName, string][] {
+function namedBaseUrls(baseUrls: unknown): NamedBase[] {
   if (baseUrls === undefined) return [];
   if (baseUrls === null || typeof baseUrls !== 'object' || Array.isArray(baseUrls)) {
     throw new SandboxUsageError(`sandboxHandlers(): baseUrls must be an object ({ ${API_NAMES.join(', ')} })`);
   }
-  const named: [ApiName, string][] = [];
+  const named: NamedBase[] = [];
   for (const [key, value] of Object.entries(baseUrls)) {
     if (!(API_NAMES as readonly string[]).includes(key)) {
       throw new SandboxUsageError(`sandboxHandlers(): baseUrls.${key.slice(0, 40)} is not an API of the sandbox (known: ${API_NAMES.join(', ')})`);
     }
-    if (value !== undefined) named.push([key as ApiName, clientBaseUrl(key, value)]);
+    if (value === undefined) continue;
+    if (key === 'policy' && value !== null && typeof value === 'object' && !Array.isArray(value)) named.push(...perApiPolicyBases(value));
+    else named.push({ api: key as ApiName, url: clientBaseUrl(key, value), sandboxBase: SANDBOX_BASE[key as ApiName] });
   }
   return named;
+}
+
+/**
+ * `baseUrls.policy` as the policy client's own `baseUrls` (`{ evaluation:
+ * 'https://proxy.acme.example/policy' }`): each named API's requests are
+ * handed over below that API's base URL on the policy host.
+ */
+function perApiPolicyBases(value: object): NamedBase[] {
+  return Object.entries(value).flatMap(([name, url]): NamedBase[] => {
+    if (!(POLICY_API_NAMES as readonly string[]).includes(name)) {
+      throw new SandboxUsageError(`sandboxHandlers(): baseUrls.policy.${name.slice(0, 40)} is not a policy API (known: ${POLICY_API_NAMES.join(', ')})`);
+    }
+    if (url === undefined) return [];
+    const sandboxBase = `${POLICY_DEFAULT_HOST}${OWN_BASE_PATH[`policy-${name as PolicyApiName}`]}`;
+    return [{ api: 'policy', url: clientBaseUrl(`policy.${name}`, url), sandboxBase }];
+  });
 }
 
 /** A base URL as a client takes it (the client's own check, whose message never quotes the URL), without a trailing `/`. */
