@@ -5,22 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { findStream, reportAt } from '../../src/sandbox/streams/index.js';
 import { createStreamsClient, ReportStreamAuthError, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
 import { useListeningSandbox } from '../support/listening-sandbox.js';
+import { until } from '../support/sandbox-stream.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
 const FAST_RECONNECT = { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 200, pongTimeoutMs: 400 };
 
 const live = useListeningSandbox({ pace: 0 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 function open(feedIDs: string[], secret = live.sandbox.credentials.streams.apiSecret) {
   const client = createStreamsClient({ apiKey: live.sandbox.credentials.streams.apiKey, apiSecret: secret, baseUrl: live.listener.baseUrls.streams });

@@ -9,8 +9,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { sandboxHandlers } from '../../src/sandbox/msw/index.js';
 import { findStream, reportAt } from '../../src/sandbox/streams/index.js';
-import { createStreamsClient, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
+import { createStreamsClient } from '../../src/streams/index.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
+import { streamFromSandbox } from '../support/sandbox-stream.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const FAST = { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 200, pongTimeoutMs: 400 };
@@ -35,33 +36,9 @@ afterEach(() => {
   network.restore();
 });
 
-/** Polls `condition` every 10 ms; fails with `what` after `timeoutMs` (generous: the suite also runs on a loaded machine). */
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 it('a streams client without fetch streams the sandbox\'s reports, in process, nothing beyond the loopback', async () => {
   const client = createStreamsClient({ ...sandbox.credentials.streams });
-  const events: ReportStreamEvent[] = [];
-  const received: Report[] = [];
-  const stream = streamReports(client, [ETH_USD], { onStatus: (event) => events.push(event), ...FAST });
-  const done = (async () => {
-    for await (const report of stream) received.push(report);
-  })();
-  try {
-    await until(() => events.some((event) => event.type === 'connected'), 'a connection');
-    await until(() => {
-      if (received.length < 3) sandbox.advance(1_000);
-      return received.length >= 3;
-    }, 'three reports');
-  } finally {
-    await stream.close();
-    await done;
-  }
+  const { received, events } = await streamFromSandbox(sandbox, client, [ETH_USD], 3, FAST);
   for (const report of received) {
     expect(report.fullReport).toBe(reportAt(findStream(report.feedID)!, report.observationsTimestamp).fullReport);
   }

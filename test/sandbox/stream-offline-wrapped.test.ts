@@ -9,9 +9,10 @@ import { WebSocket as WsWebSocket } from 'ws';
 import { ConfigurationError } from '../../src/core/errors.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { findStream, reportAt } from '../../src/sandbox/streams/index.js';
-import { createStreamsClient, streamReports, type Report, type ReportStreamEvent, type ReportStreamOptions } from '../../src/streams/index.js';
+import { createStreamsClient, streamReports, type Report, type ReportStreamOptions } from '../../src/streams/index.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 import { rejection } from '../support/rejection.js';
+import { streamFromSandbox } from '../support/sandbox-stream.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const FAST = { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 200, pongTimeoutMs: 400 };
@@ -31,15 +32,6 @@ afterEach(() => {
 
 type Fetch = typeof sandbox.fetch;
 
-/** Polls `condition` every 10 ms; fails with `what` after `timeoutMs` (generous: the suite also runs on a loaded machine). */
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /**
  * Streams ETH/USD on a client over `fetch` until three reports arrived,
  * moving the sandbox's clock a second at a time; returns them and the
@@ -47,23 +39,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 15_000)
  */
 async function threeReports(fetch: Fetch, options: ReportStreamOptions = {}) {
   const client = createStreamsClient({ ...sandbox.credentials.streams, fetch });
-  const events: ReportStreamEvent[] = [];
-  const stream = streamReports(client, [ETH_USD], { onStatus: (event) => events.push(event), ...FAST, ...options });
-  const received: Report[] = [];
-  const done = (async () => {
-    for await (const report of stream) received.push(report);
-  })();
-  try {
-    await until(() => events.some((event) => event.type === 'connected'), 'a connection');
-    await until(() => {
-      if (received.length < 3) sandbox.advance(1_000);
-      return received.length >= 3;
-    }, 'three reports');
-  } finally {
-    await stream.close();
-    await done;
-  }
-  return { received, events };
+  return streamFromSandbox(sandbox, client, [ETH_USD], 3, { ...FAST, ...options });
 }
 
 function expectSandboxReports(received: readonly Report[]): void {

@@ -17,6 +17,7 @@ import {
 } from '../../src/streams/index.js';
 import { thrownOption } from '../support/configuration-error.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
+import { until } from '../support/sandbox-stream.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
@@ -35,14 +36,6 @@ afterEach(() => {
   sandbox.close();
   network.restore();
 });
-
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('a stream on a sandbox-backed client', () => {
   it('the test itself: connections beyond the loopback are refused and recorded', async () => {
