@@ -18,8 +18,8 @@ import { createSandbox, SandboxUsageError, type Sandbox, type SandboxApi } from 
 import * as streamsEntry from '../../src/streams/index.js';
 import { channelOperation } from '../support/channel-operation.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
+import { transferEvaluation } from '../support/policy-requests.js';
 
-const SEPOLIA = '16015286601757825753';
 const TABLES: Record<SandboxApi, Record<string, { method: string; path: string }>> = {
   channels: channelsOperations,
   streams: streamsOperations,
@@ -78,14 +78,7 @@ describe('inject() by the SDK helper name', () => {
 
   it("takes a wait's name for the read it repeats (waitForEvaluation: getEvaluationByPermitId), in its API only", async () => {
     const policy = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, fetch: sandbox.fetch, retry: false });
-    const { permit_id } = await requestEvaluation(policy, {
-      caller_address: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-      subject: '0xB8f4CC5179D1c68b54003171CD8D06587731C073',
-      function_signature: 'transfer(address,uint256)',
-      parameters: { to: '0xB8f4CC5179D1c68b54003171CD8D06587731C073', amount: '1' },
-      chain_selector: SEPOLIA,
-      unique_evaluation_id: 'fault-names-1',
-    });
+    const { permit_id } = await requestEvaluation(policy, transferEvaluation('fault-names-1', '1'));
     sandbox.inject({ route: 'waitForEvaluation', status: 502 });
     expect(((await getEvaluation(policy, permit_id).catch((error: unknown) => error)) as ApiError).status).toBe(502);
     expect((await getEvaluation(policy, permit_id)).permit_id).toBe(permit_id);

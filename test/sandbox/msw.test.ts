@@ -18,6 +18,7 @@ import { apiError } from '../support/api-error.js';
 import { readmeClaim } from '../support/readme-claim.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 import { rejection } from '../support/rejection.js';
+import { transferEvaluation } from '../support/policy-requests.js';
 
 const ACME = 'https://acme.example/v1';
 /** The key the application under test was configured with: the sandbox is told to accept it. */
@@ -114,14 +115,7 @@ describe('one sandbox behind setupServer', () => {
     server.use(...sandboxHandlers(sandbox, { baseUrls: { policy: { evaluation: proxy } } }));
     try {
       const client = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, baseUrls: { evaluation: proxy }, retry: false });
-      const { permit_id } = await requestEvaluation(client, {
-        caller_address: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-        subject: '0xB8f4CC5179D1c68b54003171CD8D06587731C073',
-        function_signature: 'transfer(address,uint256)',
-        parameters: { to: '0xB8f4CC5179D1c68b54003171CD8D06587731C073', amount: '1000' },
-        chain_selector: '16015286601757825753',
-        unique_evaluation_id: 'msw-proxied-evaluation',
-      });
+      const { permit_id } = await requestEvaluation(client, transferEvaluation('msw-proxied-evaluation'));
       // Read back through plain fetch at the proxy's address: the same sandbox's state.
       const answer = await fetch(`${proxy}/evaluate/${permit_id}`, { headers: { Authorization: `Apikey ${sandbox.credentials.policy.apiKey}` } });
       expect(answer.status).toBe(200);

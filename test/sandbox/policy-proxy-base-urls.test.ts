@@ -16,9 +16,9 @@ import { readmeClaim } from '../support/readme-claim.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 import { rejection } from '../support/rejection.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
+import { transferEvaluation } from '../support/policy-requests.js';
 
 const PROXY = 'https://proxy.acme.example/policy';
-const SEPOLIA = '16015286601757825753';
 
 let sandbox: Sandbox | undefined;
 let listener: SandboxListener | undefined;
@@ -49,14 +49,7 @@ const policyClient = (sandbox: Sandbox, options: Omit<PolicyClientOptions, 'apiK
 
 /** An evaluation requested and read back through the client's evaluation API, then the coordinator's and reporting's lists. */
 async function evaluateAndList(policy: ReturnType<typeof createPolicyClient>, id: string): Promise<void> {
-  const { permit_id } = await requestEvaluation(policy, {
-    caller_address: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-    subject: '0xB8f4CC5179D1c68b54003171CD8D06587731C073',
-    function_signature: 'transfer(address,uint256)',
-    parameters: { to: '0xB8f4CC5179D1c68b54003171CD8D06587731C073', amount: '1000' },
-    chain_selector: SEPOLIA,
-    unique_evaluation_id: id,
-  });
+  const { permit_id } = await requestEvaluation(policy, transferEvaluation(id));
   expect((await getEvaluation(policy, permit_id)).permit_id).toBe(permit_id);
   expect((await unwrap(policy.coordinator.GET('/policy-engines'))).policy_engines.length).toBeGreaterThan(0);
   expect(await unwrap(policy.reporting.GET('/policies', { params: { query: { as_of: new Date().toISOString() } } }))).toHaveProperty('policies');

@@ -12,9 +12,9 @@ import { createSandbox, SandboxUsageError, type Sandbox, type SandboxOptions } f
 import { createStreamsClient, getLatestReport } from '../../src/streams/index.js';
 import { rejection } from '../support/rejection.js';
 import { sandboxValidator } from '../support/sandbox-validator.js';
+import { SEPOLIA, transferEvaluation } from '../support/policy-requests.js';
 
 const ACME = 'https://acme.example/v1';
-const SEPOLIA = '16015286601757825753';
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 
 let sandbox: Sandbox | undefined;
@@ -65,14 +65,7 @@ describe('clients with their production base URLs', () => {
     const policy = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, baseUrl: 'https://policy.acme.example', fetch: sandbox.fetch });
     const organization = await unwrap(policy.coordinator.GET('/organizations/me'));
     expect(organization).toBeTruthy();
-    const { permit_id } = await requestEvaluation(policy, {
-      caller_address: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-      subject: '0xB8f4CC5179D1c68b54003171CD8D06587731C073',
-      function_signature: 'transfer(address,uint256)',
-      parameters: { to: '0xB8f4CC5179D1c68b54003171CD8D06587731C073', amount: '1000' },
-      chain_selector: SEPOLIA,
-      unique_evaluation_id: 'production-options-1',
-    });
+    const { permit_id } = await requestEvaluation(policy, transferEvaluation('production-options-1'));
     expect((await waitForEvaluation(policy, permit_id, { intervalMs: 20 })).status).toBe('ready');
     // Reporting's /policies is also a coordinator path: the base path the client uses for each settles it.
     const reported = await unwrap(policy.reporting.GET('/policies', { params: { query: { as_of: new Date().toISOString() } } }));
