@@ -15,30 +15,23 @@ export interface DueEntry {
  * process alive (as `AbortSignal.timeout`'s does not): a request in flight
  * holds its own connection open.
  */
-/** How far past its time the armed timer must be to count as lost rather than late. */
-const LOST_AFTER_MS = 1_000;
-
 class DeadlineSet {
   readonly #pending = new Set<DueEntry>();
   #armedFor = Number.POSITIVE_INFINITY;
   #cancel: (() => void) | undefined;
+  /**
+   * The `setTimeout` the armed timer was set with. A test's fake timers
+   * (vitest's, Jest's) replace it; a timer armed on a fake clock never runs
+   * once the test puts the real one back, so the next deadline re-arms it on
+   * the clock now in use, or every later call would wait past its limit.
+   */
+  #armedWith: typeof setTimeout | undefined;
 
   add(entry: DueEntry): void {
     if (entry.dueAt === Number.POSITIVE_INFINITY) return;
     this.#pending.add(entry);
     if (entry.dueAt < this.#armedFor) this.#arm(entry.dueAt);
-    else if (this.#lost()) this.#arm(this.#armedFor); // at once: whatever is due fires, the rest re-arms
-  }
-
-  /**
-   * Whether the armed timer is long overdue, so will never run: it was armed
-   * on a test's fake clock (vitest's or Jest's fake timers), which the test
-   * then switched off. Re-arming on the clock now in use keeps the deadlines
-   * set afterwards alive; a timer merely late (a busy event loop) is replaced
-   * by one that runs at once, which changes nothing.
-   */
-  #lost(): boolean {
-    return this.#armedFor !== Number.POSITIVE_INFINITY && monotonicNow() - this.#armedFor > LOST_AFTER_MS;
+    else if (globalThis.setTimeout !== this.#armedWith) this.#arm(monotonicNow()); // at once: what is due fires, the rest re-arms
   }
 
   /** Leaves the timer armed: when it fires with nothing due it re-arms for what is left, or stops. */
@@ -49,6 +42,7 @@ class DeadlineSet {
   #arm(at: number): void {
     this.#cancel?.();
     this.#armedFor = at;
+    this.#armedWith = globalThis.setTimeout;
     this.#cancel = startTimer(() => this.#sweep(), at - monotonicNow(), { keepAlive: false });
   }
 
