@@ -114,7 +114,13 @@ compdef _service_sdk_npx npx
 function __service_sdk_complete
   # The words after the first \$argv[1] (service-sdk itself; after npx, two), the one being completed last.
   set -l tokens (commandline -opc) (commandline -ct)
-  ${run} __complete \$tokens[(math \$argv[1] + 1)..-1] 2>/dev/null
+  set -l candidates (${run} __complete \$tokens[(math \$argv[1] + 1)..-1] 2>/dev/null)
+  # Nothing to offer (a number, --data @file): files, as bash's -o default and zsh's _default.
+  if set -q candidates[1]
+    printf '%s\\n' \$candidates
+  else
+    __fish_complete_path (commandline -ct)
+  end
 end
 function __service_sdk_after_npx
   set -l tokens (commandline -opc)

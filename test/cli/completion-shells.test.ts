@@ -101,9 +101,10 @@ describeWithShell('fish', 'fish completion, in a real fish', (fish) => {
 
   it('completes APIs, operations, an operation\'s flags and enum values (global install: sourced in config.fish)', async () => {
     const load = `function service-sdk; ${RUN_BIN} $argv; end\nservice-sdk completion fish | source`;
-    const run = await complete(load, [...GLOBAL_CASES.map(([line]) => line), FLAGS_LINE], { PATH: process.env.PATH! });
+    const run = await complete(load, [...GLOBAL_CASES.map(([line]) => line), FLAGS_LINE, FILES_LINE], { PATH: process.env.PATH! });
     expect([run.code, run.stderr]).toEqual([0, '']);
     expectGlobalCompletion(run.stdout);
+    expect(new Map(candidatesByLine(run.stdout)).get(FILES_LINE)).toContain('package.json');
   }, 60_000);
 
   it('works for a project install and the npx route', async () => {
