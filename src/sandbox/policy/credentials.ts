@@ -11,7 +11,7 @@ import type { OperationHandler } from '../types.js';
 import { keccakHex } from './hex.js';
 import { indexCredential } from './indexer.js';
 import type { Credential, CredentialType, Identity, Registry } from './model.js';
-import { queryText, queryUuid } from './query.js';
+import { queryText } from './query.js';
 import { badRequest, conflict } from './refusals.js';
 import { bodyOf, type CoordinatorBody, type CoordinatorSchema } from './request-body.js';
 import { checkRegistryFilter, writableRegistry } from './registries.js';
@@ -25,7 +25,7 @@ export const credentialTypes: ResourceKind<CredentialType> = {
   items: (state) => state.credentialTypes,
   checkQuery: checkRegistryFilter,
   matches(type, query) {
-    const registryId = queryUuid(query, 'registry_id')?.toLowerCase();
+    const registryId = queryText(query, 'registry_id')?.toLowerCase();
     return registryId === undefined || type.registry_id === registryId;
   },
   create(raw, world) {
@@ -162,9 +162,9 @@ export const credentials: ResourceKind<Credential> = {
   onchainFields: ['onchain_credentials'],
   checkQuery: checkRegistryFilter,
   matches(credential, query, world) {
-    const typeId = queryUuid(query, 'credential_type_id')?.toLowerCase();
-    const identityId = queryUuid(query, 'identity_id')?.toLowerCase();
-    const registryId = queryUuid(query, 'registry_id')?.toLowerCase();
+    const typeId = queryText(query, 'credential_type_id')?.toLowerCase();
+    const identityId = queryText(query, 'identity_id')?.toLowerCase();
+    const registryId = queryText(query, 'registry_id')?.toLowerCase();
     const entityId = queryText(query, 'entity_id');
     const identity = world.state.identities.get(credential.identity_id);
     return (

@@ -9,7 +9,7 @@ import { engineAddress } from './addresses.js';
 import { checkChains } from './chains-check.js';
 import type { ContractType, ContractTypeFunction, Extractor, PolicyEngine } from './model.js';
 import { policyIsArchived } from './policy-common.js';
-import { queryFunctionSignature, queryUuid } from './query.js';
+import { queryText } from './query.js';
 import { badRequest, conflict } from './refusals.js';
 import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { isArchived, type ResourceKind } from './resources.js';
@@ -115,8 +115,8 @@ export const extractors: ResourceKind<Extractor> = {
   items: (state) => state.extractors,
   onchainFields: ['onchain_extractors'],
   matches(extractor, query, world) {
-    const engineId = queryUuid(query, 'policy_engine_id');
-    const signature = queryFunctionSignature(query, 'function_signature');
+    const engineId = queryText(query, 'policy_engine_id');
+    const signature = queryText(query, 'function_signature');
     const engine = engineId === undefined ? undefined : world.state.engines.get(engineId);
     if (engineId !== undefined && !engine?.extractor_registrations?.some((registration) => registration.extractor_id === extractor.id)) return false;
     return signature === undefined || extractor.supported_function_signatures.includes(signature);
@@ -173,7 +173,7 @@ export const contractTypes: ResourceKind<ContractType> = {
   listKey: 'contract_types',
   items: (state) => state.contractTypes,
   matches(contractType, query, world) {
-    const engineId = queryUuid(query, 'policy_engine_id');
+    const engineId = queryText(query, 'policy_engine_id');
     if (engineId === undefined) return true;
     return world.state.engines.get(engineId)?.contract_types?.some((summary) => summary.id === contractType.id) ?? false;
   },

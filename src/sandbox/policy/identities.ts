@@ -12,7 +12,7 @@ import { prepareCredential } from './credentials.js';
 import { bytes32Of } from './hex.js';
 import { indexIdentityAddress } from './indexer.js';
 import type { Identity, OnchainIdentity, Registry } from './model.js';
-import { queryText, queryUuid } from './query.js';
+import { queryText } from './query.js';
 import { badRequest, conflict } from './refusals.js';
 import { bodyOf, type CoordinatorBody, type CoordinatorSchema } from './request-body.js';
 import { checkRegistryFilter, writableRegistry } from './registries.js';
@@ -109,7 +109,7 @@ export const identities: ResourceKind<Identity> = {
   onchainFields: ['onchain_identities'],
   checkQuery: checkRegistryFilter,
   matches(identity, query) {
-    const registryId = queryUuid(query, 'registry_id')?.toLowerCase();
+    const registryId = queryText(query, 'registry_id')?.toLowerCase();
     const text = queryText(query, 'query')?.toLowerCase();
     return (registryId === undefined || identity.registryId === registryId) && (text === undefined || identity.title.toLowerCase().includes(text));
   },

@@ -11,7 +11,7 @@ import { checkChains } from './chains-check.js';
 import { configsByChain, groupConfigs, type ConfigGroup } from './config-groups.js';
 import { applyJsonPatch } from './json-patch.js';
 import type { CoordinatorWallet, DataValidator, Network } from './model.js';
-import { queryAddress, queryBool, queryChainSelector, queryEnum, queryText, queryUuid } from './query.js';
+import { queryText, queryBool, queryEnum } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { findItem, isArchived, type ResourceKind } from './resources.js';
@@ -58,9 +58,9 @@ export const dataValidators: ResourceKind<DataValidator> = {
   onchainFields: ['onchain_data_validators'],
   matches(validator, query) {
     const status = queryEnum(query, 'status');
-    const implementationId = queryUuid(query, 'data_validator_implementation_id')?.toLowerCase();
-    const chain = queryChainSelector(query, 'chain_selector');
-    const address = queryAddress(query, 'address')?.toLowerCase();
+    const implementationId = queryText(query, 'data_validator_implementation_id')?.toLowerCase();
+    const chain = queryText(query, 'chain_selector');
+    const address = queryText(query, 'address')?.toLowerCase();
     const name = queryText(query, 'name')?.toLowerCase();
     const deployments = (validator.onchain_data_validators ?? []).filter(
       (deployment) =>

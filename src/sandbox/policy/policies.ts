@@ -16,7 +16,7 @@ import { applyJsonPatch } from './json-patch.js';
 import { isOffchainImplementation, isOffchainPolicy, type AnyPolicy, type Policy, type PolicyImplementation } from './model.js';
 import { createOffchainPolicy, undeployOffchainPolicy } from './offchain-policies.js';
 import { checkEngine, kindListed, policyIsArchived } from './policy-common.js';
-import { queryAddress, queryBool, queryEnum, queryText, queryUuid } from './query.js';
+import { queryText, queryBool, queryEnum } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf, type CoordinatorSchema } from './request-body.js';
 import { findItem, isArchived, type ResourceKind } from './resources.js';
@@ -34,12 +34,12 @@ export const policies: ResourceKind<AnyPolicy> = {
   onchainFields: ['onchain_policies'],
   matches(policy, query, world) {
     const onchainFilters = {
-      targetId: queryUuid(query, 'target_id'),
+      targetId: queryText(query, 'target_id'),
       status: queryEnum(query, 'status'),
       activeOnly: queryBool(query, 'only_with_active_protections'),
-      targetAddress: queryAddress(query, 'target_address')?.toLowerCase(),
-      engineId: queryUuid(query, 'policy_engine_id'),
-      implementationId: queryUuid(query, 'policy_implementation_id'),
+      targetAddress: queryText(query, 'target_address')?.toLowerCase(),
+      engineId: queryText(query, 'policy_engine_id'),
+      implementationId: queryText(query, 'policy_implementation_id'),
     };
     const name = queryText(query, 'name');
     if (!kindListed(isOffchainPolicy(policy), query) || (name !== undefined && policy.name !== name)) return false;

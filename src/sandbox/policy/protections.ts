@@ -14,7 +14,7 @@ import { indexProtectedMethod } from './indexer.js';
 import { isOffchainPolicy, type OffchainPolicyProtection, type Policy, type Target, type TargetProtection } from './model.js';
 import { coordinatorPage } from './paging.js';
 import { findOffchainPolicy, policyIsArchived } from './policy-common.js';
-import { queryEnum, queryFunctionSignature, queryUuid } from './query.js';
+import { queryEnum, queryText } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf } from './request-body.js';
 import { archiveItem, assertChangeable, findItem, isArchived, touch, type ResourceKind } from './resources.js';
@@ -29,8 +29,8 @@ export const targetProtections: ResourceKind<TargetProtection> = {
   parent: { param: 'target_id', owns: (protection, targetId) => protection.target_id === targetId },
   onchainFields: ['onchain_target_protections'],
   matches(protection, query) {
-    const signature = queryFunctionSignature(query, 'function_signature');
-    const policyId = queryUuid(query, 'policy_instance_id');
+    const signature = queryText(query, 'function_signature');
+    const policyId = queryText(query, 'policy_instance_id');
     const status = queryEnum(query, 'status');
     return (
       (signature === undefined || protection.function_signature === signature) &&

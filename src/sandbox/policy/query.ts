@@ -15,17 +15,10 @@ export function queryBool(query: QueryValues, name: string): boolean {
   return query[name] === true;
 }
 
-/** A text parameter (an ID, an address, a name); `undefined` when absent. */
+/** A text parameter (an ID, an address, a chain selector, a name; its format checked by the request check); `undefined` when absent. */
 export function queryText(query: QueryValues, name: string): string | undefined {
   return query[name] as string | undefined;
 }
-
-export const queryUuid = queryText;
-export const queryChainSelector = queryText;
-export const queryAddress = queryText;
-export const queryBytes32 = queryText;
-export const queryFunctionSignature = queryText;
-export const querySelector = queryText;
 
 /** A parameter of an enum of the spec (`T` types it); its declared default, else `undefined`, when absent. */
 export function queryEnum<T extends string = string>(query: QueryValues, name: string): T | undefined {

@@ -11,7 +11,7 @@ import { credentialRegistryAddress, identityRegistryAddress } from './addresses.
 import { checkChains } from './chains-check.js';
 import { indexRegistryContract } from './indexer.js';
 import type { CredentialRegistry, IdentityRegistry, Registry } from './model.js';
-import { queryBool, queryEnum, queryUuid, type QueryValues } from './query.js';
+import { queryBool, queryEnum, queryText, type QueryValues } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf, type CoordinatorBody } from './request-body.js';
 import { isArchived, type ResourceKind } from './resources.js';
@@ -123,6 +123,6 @@ export function writableRegistry(world: PolicyWorld, registryId: string, field: 
 
 /** A `registry_id` filter the organisation may not see is refused (`403` where the spec says so). */
 export function checkRegistryFilter(query: QueryValues, world: PolicyWorld): void {
-  const id = queryUuid(query, 'registry_id');
+  const id = queryText(query, 'registry_id');
   if (id !== undefined && !world.state.registries.has(id.toLowerCase())) throw notFound(`no registry ${id} visible to this organisation`);
 }

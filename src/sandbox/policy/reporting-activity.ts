@@ -6,7 +6,7 @@
 import type { OperationHandler } from '../types.js';
 import type { ReportingTransaction } from './model.js';
 import { chainKey, reportingPage, type SortKey } from './paging.js';
-import { queryAddress, queryBool, queryBytes32, queryChainSelector, queryEnum, querySelector, queryTime, type QueryValues } from './query.js';
+import { queryText, queryBool, queryEnum, queryTime, type QueryValues } from './query.js';
 import { badRequest, notFound } from './refusals.js';
 import { byKey, lower, same } from './reporting-common.js';
 import type { PolicyWorld } from './state.js';
@@ -43,13 +43,13 @@ export function activityHandlers(world: PolicyWorld) {
   const txKeyFields = (transaction: ReportingTransaction) => ({ ...transaction, log_index: transaction.policy_runs[0]?.on_chain.log_index ?? 0 });
   const listTransactions: OperationHandler = (request) => {
     const query = request.queryParams;
-    const chain = queryChainSelector(query, 'chain_selector');
-    const fromAddress = queryAddress(query, 'from_address');
-    const toAddress = queryAddress(query, 'to_address');
-    const target = queryAddress(query, 'target_contract_address');
-    const selector = querySelector(query, 'function_selector');
-    const policy = queryAddress(query, 'policy_address');
-    const engine = queryAddress(query, 'policy_engine_address');
+    const chain = queryText(query, 'chain_selector');
+    const fromAddress = queryText(query, 'from_address');
+    const toAddress = queryText(query, 'to_address');
+    const target = queryText(query, 'target_contract_address');
+    const selector = queryText(query, 'function_selector');
+    const policy = queryText(query, 'policy_address');
+    const engine = queryText(query, 'policy_engine_address');
     const details = queryBool(query, 'include_policy_details');
     const { within, keyOf } = timeRange(query);
     const runs = (transaction: ReportingTransaction) => transaction.policy_runs.map((run) => run.on_chain);
@@ -82,9 +82,9 @@ export function activityHandlers(world: PolicyWorld) {
   };
   const listPermits: OperationHandler = (request) => {
     const query = request.queryParams;
-    const chain = queryChainSelector(query, 'chain_selector');
-    const policy = queryAddress(query, 'policy_address');
-    const permitId = queryBytes32(query, 'permit_id');
+    const chain = queryText(query, 'chain_selector');
+    const policy = queryText(query, 'policy_address');
+    const permitId = queryText(query, 'permit_id');
     const { within, keyOf } = timeRange(query);
     if (policy !== undefined) {
       const onChain = (key: string) => chain === undefined || key.startsWith(`${chain}:`);
@@ -108,9 +108,9 @@ export function activityHandlers(world: PolicyWorld) {
   const listRegistryUsageEvents: OperationHandler = (request) => {
     const query = request.queryParams;
     const type = queryEnum<'credential' | 'identity'>(query, 'registry_type');
-    const chain = queryChainSelector(query, 'chain_selector');
-    const registry = queryAddress(query, 'registry_address');
-    const ccid = queryBytes32(query, 'ccid');
+    const chain = queryText(query, 'chain_selector');
+    const registry = queryText(query, 'registry_address');
+    const ccid = queryText(query, 'ccid');
     if (type === undefined || chain === undefined || registry === undefined) throw badRequest('registry_type, chain_selector and registry_address are required');
     const { within, keyOf } = timeRange(query);
     if (index.registryContracts.get(`${chain}:${lower(registry)}`)?.type !== type) {

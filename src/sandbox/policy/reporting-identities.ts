@@ -8,7 +8,7 @@ import type { Version } from './history.js';
 import { jsonToHex } from './hex.js';
 import type { ReportingIdentity } from './model.js';
 import { reportingPage } from './paging.js';
-import { queryAddress, queryBool, queryBytes32, queryChainSelector, queryTime } from './query.js';
+import { queryText, queryBool, queryTime } from './query.js';
 import { notFound } from './refusals.js';
 import { byKey, lower, periodEnd, same, splitKey } from './reporting-common.js';
 import type { IdentityAddressValue, PolicyState, PolicyWorld } from './state.js';
@@ -69,11 +69,11 @@ export function identityHandlers(world: PolicyWorld) {
   const listIdentities: OperationHandler = (request) => {
     const query = request.queryParams;
     const asOf = queryTime(query, 'as_of')!;
-    const address = queryAddress(query, 'address');
-    const identityRegistry = queryAddress(query, 'identity_registry');
-    const credentialRegistry = queryAddress(query, 'credential_registry');
-    const credentialType = queryBytes32(query, 'credential_type_id');
-    const chain = queryChainSelector(query, 'chain_selector');
+    const address = queryText(query, 'address');
+    const identityRegistry = queryText(query, 'identity_registry');
+    const credentialRegistry = queryText(query, 'credential_registry');
+    const credentialType = queryText(query, 'credential_type_id');
+    const chain = queryText(query, 'chain_selector');
     const details = queryBool(query, 'include_credential_details');
     const ccids = new Set([...state.index.identityAddresses.keys(), ...state.index.credentials.keys()].map((key) => splitKey(key)[0]!));
     const items = [...ccids]

@@ -8,7 +8,7 @@ import { blockFields, isoTime } from './chain.js';
 import type { Version } from './history.js';
 import type { ReportingPolicy } from './model.js';
 import { chainKey, reportingPage } from './paging.js';
-import { queryAddress, queryBool, queryChainSelector, queryTime } from './query.js';
+import { queryText, queryBool, queryTime } from './query.js';
 import { notFound } from './refusals.js';
 import { byKey, chainAndAddress, periodEnd, same, splitKey } from './reporting-common.js';
 import type { PolicyVersionValue, PolicyWorld } from './state.js';
@@ -35,9 +35,9 @@ export function policyHandlers(world: PolicyWorld) {
   const listPolicies: OperationHandler = (request) => {
     const query = request.queryParams;
     const asOf = queryTime(query, 'as_of')!;
-    const engine = queryAddress(query, 'policy_engine_address');
-    const owner = queryAddress(query, 'owner');
-    const chain = queryChainSelector(query, 'chain_selector');
+    const engine = queryText(query, 'policy_engine_address');
+    const owner = queryText(query, 'owner');
+    const chain = queryText(query, 'chain_selector');
     const details = queryBool(query, 'include_policy_details');
     const items = index.policies
       .keys()

@@ -8,7 +8,7 @@ import { blockFields, isoTime } from './chain.js';
 import type { Version } from './history.js';
 import type { ReportingTarget } from './model.js';
 import { chainKey, reportingPage } from './paging.js';
-import { queryAddress, queryBool, queryChainSelector, queryTime } from './query.js';
+import { queryText, queryBool, queryTime } from './query.js';
 import { notFound } from './refusals.js';
 import { byKey, chainAndAddress, lower, periodEnd, same, splitKey } from './reporting-common.js';
 import type { PolicyState, PolicyWorld, ProtectedMethodValue } from './state.js';
@@ -90,8 +90,8 @@ export function targetHandlers(world: PolicyWorld) {
   const listTargets: OperationHandler = (request) => {
     const query = request.queryParams;
     const asOf = queryTime(query, 'as_of')!;
-    const engine = queryAddress(query, 'policy_engine_address');
-    const chain = queryChainSelector(query, 'chain_selector');
+    const engine = queryText(query, 'policy_engine_address');
+    const chain = queryText(query, 'chain_selector');
     const details = queryBool(query, 'include_policy_details');
     const places = new Set(state.index.attachments.keys().map((key) => splitKey(key).slice(0, 2).join(':')));
     const items = [...places]

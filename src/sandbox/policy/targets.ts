@@ -11,7 +11,7 @@ import type { OperationHandler } from '../types.js';
 import { checkChains } from './chains-check.js';
 import { indexTargetAttachment, indexTargetDetachment } from './indexer.js';
 import type { Target } from './model.js';
-import { queryBool, queryChainSelector, queryText, queryUuid } from './query.js';
+import { queryBool, queryText } from './query.js';
 import { badRequest, conflict, notFound } from './refusals.js';
 import { bodyOf } from './request-body.js';
 import { assertChangeable, findItem, isArchived, touch, type ResourceKind } from './resources.js';
@@ -60,8 +60,8 @@ export const targets: ResourceKind<Target> = {
   items: (state) => state.targets,
   onchainFields: ['onchain_targets'],
   matches(target, query) {
-    const engineId = queryUuid(query, 'policy_engine_id');
-    const chain = queryChainSelector(query, 'chain_selector');
+    const engineId = queryText(query, 'policy_engine_id');
+    const chain = queryText(query, 'chain_selector');
     const search = queryText(query, 'search')?.toLowerCase();
     const found =
       search === undefined ||
