@@ -45,6 +45,18 @@ function useFakeClock(): void {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
 }
 
+/** A signed operation created on the channel: on a frozen sandbox it stays `accepted`. */
+function signedOperation(channels: Parameters<typeof createOperation>[0], channel_id: string, address: string) {
+  return createOperation(channels, channel_id, {
+    chain_selector: SEPOLIA,
+    address,
+    wallet_operation_id: '1',
+    deadline: 0,
+    signature: ECDSA_SIGNATURE,
+    transactions: [{ to: TO, value: '0', data: '0x' }],
+  });
+}
+
 /** A sandbox whose clock moves only when the test says (`sandbox.advance`). */
 function frozenSandbox(): Sandbox {
   sandbox = createSandbox({ pace: 0 });
@@ -87,14 +99,7 @@ describe('README claims: waits', () => {
   it(readmeClaim('have their own `timeoutMs` (default 300 s)'), async () => {
     const own = frozenSandbox();
     const { channels, channel_id, address } = await countedChannels(own);
-    const { operation_id } = await createOperation(channels, channel_id, {
-      chain_selector: SEPOLIA,
-      address,
-      wallet_operation_id: '1',
-      deadline: 0,
-      signature: ECDSA_SIGNATURE,
-      transactions: [{ to: TO, value: '0', data: '0x' }],
-    });
+    const { operation_id } = await signedOperation(channels, channel_id, address);
     // The sandbox's clock is frozen: the operation stays `accepted`, and each wait runs out of its own time.
     useFakeClock();
     for (const wait of [
@@ -128,14 +133,7 @@ describe('README claims: a wait reads with the limits of a call', () => {
     useFakeClock();
     const own = frozenSandbox();
     const { channels, requests, channel_id, address } = await countedChannels(own);
-    const { operation_id } = await createOperation(channels, channel_id, {
-      chain_selector: SEPOLIA,
-      address,
-      wallet_operation_id: '1',
-      deadline: 0,
-      signature: ECDSA_SIGNATURE,
-      transactions: [{ to: TO, value: '0', data: '0x' }],
-    });
+    const { operation_id } = await signedOperation(channels, channel_id, address);
     // The wait's first read meets an answer that never comes: its attempt ends at the call's 30 s and is retried.
     own.inject({ route: 'getOperation', delayMs: 3_600_000, times: 1 });
     const before = requests();
