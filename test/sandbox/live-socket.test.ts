@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { findStream, reportAt } from '../../src/sandbox/streams/index.js';
 import { createStreamsClient, ReportStreamAuthError, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
 import { useListeningSandbox } from '../support/listening-sandbox.js';
-import { until } from '../support/sandbox-stream.js';
+import { waitFor } from '../support/report-stream.js';
+import { STREAM_WAIT_MS } from '../support/sandbox-stream.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
@@ -47,14 +48,14 @@ describe('the sandbox WebSocket', () => {
 
   it('streams each new second of every stream from both origins, once, exactly the REST reports', async () => {
     const { stream, events, received, done } = open([ETH_USD, BTC_USD]);
-    await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
+    await waitFor(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect', STREAM_WAIT_MS);
     const start = nowSeconds();
     for (let i = 1; i <= 5; i++) {
       live.sandbox.advance(1_000);
       // That second's reports delivered before the next one is due: the feed's own pace, not a guess of it.
-      await until(() => received.filter((r) => r.observationsTimestamp === start + i).length === 2, `the reports of second ${i}`);
+      await waitFor(() => received.filter((r) => r.observationsTimestamp === start + i).length === 2, `the reports of second ${i}`, STREAM_WAIT_MS);
     }
-    await until(() => received.length >= 10, '10 reports');
+    await waitFor(() => received.length >= 10, '10 reports', STREAM_WAIT_MS);
     await stream.close();
     await done;
     const eth = received.filter((r) => r.feedID === ETH_USD);
@@ -65,23 +66,23 @@ describe('the sandbox WebSocket', () => {
 
   it('a dropped origin loses nothing; with both dropped, the REST backfill fills the gap exactly', async () => {
     const { stream, events, received, done } = open([ETH_USD]);
-    await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect');
+    await waitFor(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins to connect', STREAM_WAIT_MS);
     const start = nowSeconds();
     const delivered = (second: number) => received.some((r) => r.observationsTimestamp === second);
     live.sandbox.advance(1_000);
-    await until(() => delivered(start + 1), 'the report of the first second');
+    await waitFor(() => delivered(start + 1), 'the report of the first second', STREAM_WAIT_MS);
     live.sandbox.streamOrigins.drop('001');
     live.sandbox.advance(1_000);
-    await until(() => delivered(start + 2), 'the report of the second second, from origin 002 alone');
+    await waitFor(() => delivered(start + 2), 'the report of the second second, from origin 002 alone', STREAM_WAIT_MS);
     live.sandbox.streamOrigins.drop('002');
-    await until(() => events.some((e) => e.type === 'origin-lost' && e.origin.includes('002')), 'the second origin to be lost');
+    await waitFor(() => events.some((e) => e.type === 'origin-lost' && e.origin.includes('002')), 'the second origin to be lost', STREAM_WAIT_MS);
     // Published while no origin is up: only the REST API has these.
     live.sandbox.advance(3_000);
     live.sandbox.streamOrigins.restore('001');
     live.sandbox.streamOrigins.restore('002');
-    await until(() => events.some((e) => e.type === 'gap-filled'), 'the backfill');
+    await waitFor(() => events.some((e) => e.type === 'gap-filled'), 'the backfill', STREAM_WAIT_MS);
     live.sandbox.advance(1_000);
-    await until(() => received.length >= 6, 'six reports');
+    await waitFor(() => received.length >= 6, 'six reports', STREAM_WAIT_MS);
     await stream.close();
     await done;
     expect(received).toEqual(expected(ETH_USD, start + 1, start + 6));

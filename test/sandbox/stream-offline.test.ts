@@ -17,7 +17,8 @@ import {
 } from '../../src/streams/index.js';
 import { thrownOption } from '../support/configuration-error.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
-import { until } from '../support/sandbox-stream.js';
+import { waitFor } from '../support/report-stream.js';
+import { STREAM_WAIT_MS } from '../support/sandbox-stream.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 const BTC_USD = '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439';
@@ -53,7 +54,7 @@ describe('a stream on a sandbox-backed client', () => {
     const done = (async () => {
       for await (const report of stream) received.push(report);
     })();
-    await until(() => received.length >= 6, 'six reports');
+    await waitFor(() => received.length >= 6, 'six reports', STREAM_WAIT_MS);
     await stream.close();
     await done;
 
@@ -82,16 +83,16 @@ describe('a stream on a sandbox-backed client', () => {
     const done = (async () => {
       for await (const report of stream) received.push(report);
     })();
-    await until(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins');
+    await waitFor(() => events.filter((e) => e.type === 'connected').length === 2, 'both origins', STREAM_WAIT_MS);
     sandbox.streamOrigins.drop('001');
     sandbox.streamOrigins.drop('002');
-    await until(() => events.filter((e) => e.type === 'origin-lost').length === 2, 'both origins lost');
+    await waitFor(() => events.filter((e) => e.type === 'origin-lost').length === 2, 'both origins lost', STREAM_WAIT_MS);
     await new Promise((resolve) => setTimeout(resolve, 300));
     sandbox.streamOrigins.restore('001');
     sandbox.streamOrigins.restore('002');
-    await until(() => events.some((e) => e.type === 'gap-filled'), 'the gap to be filled');
+    await waitFor(() => events.some((e) => e.type === 'gap-filled'), 'the gap to be filled', STREAM_WAIT_MS);
     const count = received.length;
-    await until(() => received.length > count + 2, 'live reports after the gap');
+    await waitFor(() => received.length > count + 2, 'live reports after the gap', STREAM_WAIT_MS);
     await stream.close();
     await done;
 

@@ -1,19 +1,15 @@
 /**
- * Helpers of the tests that stream live reports from a sandbox: a polling
- * wait with a deadline (never a bare sleep), and "stream until N reports
- * came", moving the sandbox's clock a second at a time.
+ * Helpers of the tests that stream live reports from a sandbox: how long
+ * they wait for an event (with report-stream.ts's `waitFor`, never a bare
+ * sleep), and "stream until N reports came", moving the sandbox's clock a
+ * second at a time.
  */
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { waitFor } from './report-stream.js';
 import { streamReports, type Report, type ReportStreamEvent, type ReportStreamOptions, type StreamsClient } from '../../src/streams/index.js';
 
-/** Polls `condition` every 10 ms; fails naming `what` after `timeoutMs` (generous: the suite also runs on a loaded machine). */
-export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** How long a sandbox stream test waits for an event (generous: the suite also runs on a loaded machine). */
+export const STREAM_WAIT_MS = 15_000;
 
 /**
  * Streams `feedIDs` on `client` until `count` reports arrived, moving
@@ -34,11 +30,11 @@ export async function streamFromSandbox(
     for await (const report of stream) received.push(report);
   })();
   try {
-    await until(() => events.some((event) => event.type === 'connected'), 'a connection');
-    await until(() => {
+    await waitFor(() => events.some((event) => event.type === 'connected'), 'a connection', STREAM_WAIT_MS);
+    await waitFor(() => {
       if (received.length < count) sandbox.advance(1_000);
       return received.length >= count;
-    }, `${count} reports`);
+    }, `${count} reports`, STREAM_WAIT_MS);
   } finally {
     await stream.close();
     await done;
