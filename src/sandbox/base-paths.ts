@@ -48,6 +48,8 @@ export interface BasePathProblem {
 
 /** The policy client's name of each policy API, as its `baseUrls` option takes them. */
 export type PolicyApiName = 'coordinator' | 'evaluation' | 'reporting';
+/** Every {@link PolicyApiName}. */
+export const POLICY_API_NAMES: readonly PolicyApiName[] = ['coordinator', 'evaluation', 'reporting'];
 
 /** The policy client's name of a policy API (`policy-evaluation` → `evaluation`). */
 export function policyApiName(api: SandboxApi): PolicyApiName {

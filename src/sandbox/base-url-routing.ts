@@ -36,6 +36,7 @@ import {
   OWN_BASE_PATH,
   policyApiName,
   type BasePathProblem,
+  POLICY_API_NAMES,
   type PolicyApiName,
 } from './base-paths.js';
 import type { SandboxCredentials } from './context.js';
@@ -75,7 +76,6 @@ export type RequestRouter = (request: Request, local: boolean) => Served;
 const OPTION_KEYS = ['channels', 'streams', 'policy'] as const;
 
 const POLICY_APIS: readonly SandboxApi[] = ['policy-coordinator', 'policy-evaluation', 'policy-reporting'];
-const POLICY_API_NAMES: readonly PolicyApiName[] = ['coordinator', 'evaluation', 'reporting'];
 
 export function createRequestRouter(baseUrls: SandboxServedBaseUrls | undefined, credentials: SandboxCredentials): RequestRouter {
   const configured = configuredMounts(baseUrls);

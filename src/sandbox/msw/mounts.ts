@@ -11,7 +11,7 @@ import { pathWithQuery } from '../../core/auth.js';
 import { ConfigurationError } from '../../core/errors.js';
 import { baseUrlOption } from '../../core/options.js';
 import { POLICY_DEFAULT_HOST } from '../../policy/client.js';
-import { OWN_BASE_PATH, type PolicyApiName } from '../base-paths.js';
+import { OWN_BASE_PATH, POLICY_API_NAMES, type PolicyApiName } from '../base-paths.js';
 import type { SandboxBaseUrlsOption } from '../base-url-routing.js';
 import { SandboxUsageError } from '../errors.js';
 import { DEFAULT_BASE_URLS } from '../router.js';
@@ -20,7 +20,6 @@ import { DEFAULT_BASE_URLS } from '../router.js';
 export type ApiName = keyof SandboxBaseUrlsOption;
 
 const API_NAMES: readonly ApiName[] = ['channels', 'streams', 'policy'];
-const POLICY_API_NAMES: readonly PolicyApiName[] = ['coordinator', 'evaluation', 'reporting'];
 
 /** Where each API's requests are handed to the sandbox: the SDK's own defaults, which the sandbox serves by URL. */
 const SANDBOX_BASE: Record<ApiName, string | undefined> = {
@@ -57,7 +56,7 @@ export function mswMounts(baseUrls: unknown): MswMount[] {
   const bases = new Map<string, NamedBase>(DEFAULT_MOUNTS.map(([api, url]) => [url, { api, url, sandboxBase: SANDBOX_BASE[api] }]));
   for (const named of namedBaseUrls(baseUrls)) bases.set(named.url, named);
   return [...bases.values()]
-    .map(({ api, url, sandboxBase }) => mount(api, url, sandboxBase))
+    .map(mount)
     .sort((a, b) => b.base.length - a.base.length);
 }
 
@@ -68,7 +67,7 @@ interface NamedBase {
   readonly sandboxBase: string | undefined;
 }
 
-function mount(api: ApiName, base: string, sandboxBase: string | undefined): MswMount {
+function mount({ api, url: base, sandboxBase }: NamedBase): MswMount {
   if (sandboxBase === undefined || sandboxBase === base) return { api, base, sandboxUrl: (url) => url };
   const basePath = base.slice(new URL(base).origin.length);
   return { api, base, sandboxUrl: (url) => `${sandboxBase}${pathWithQuery(url).slice(basePath.length)}` };
