@@ -1,6 +1,5 @@
-import type { Client } from 'openapi-fetch';
 import { apiKeyHeader } from '../core/auth.js';
-import { createApiClient, type CommonClientOptions } from '../core/client.js';
+import { createApiClient, type CommonClientOptions, type SdkClient } from '../core/client.js';
 import { ConfigurationError } from '../core/errors.js';
 import { EMPTY_SUCCESS } from '../../generated/operations/channels.js';
 import type { paths } from '../../generated/types/channels.js';
@@ -31,7 +30,7 @@ export interface ChannelsClientOptions extends CommonClientOptions {
 }
 
 /** A typed client of the channels API (`GET`, `POST`, … on the API's own paths), made by `createChannelsClient`. */
-export type ChannelsClient = Client<paths>;
+export type ChannelsClient = SdkClient<paths>;
 
 /** A typed client of the channels, wallets and operations API. */
 export function createChannelsClient(options: ChannelsClientOptions): ChannelsClient {
@@ -41,6 +40,7 @@ export function createChannelsClient(options: ChannelsClientOptions): ChannelsCl
     authHeaders: { Authorization: apiKeyHeader(options.apiKey) },
     dedupKeys: CHANNELS_DEDUP_KEYS,
     emptySuccess: EMPTY_SUCCESS,
+    optionNames: ['apiKey'],
     // Multi-valued filters (e.g. `status`) repeat the key: status=a&status=b.
     querySerializer: { array: { style: 'form', explode: true } },
   });

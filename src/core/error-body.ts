@@ -1,4 +1,5 @@
-import { ApiError, type OperationRef } from './errors.js';
+import { ApiError, RateLimitError, type ApiErrorInit, type AttemptRecord, type OperationRef } from './errors.js';
+import { parseRetryAfter } from './retry.js';
 
 /** Longest slice of a non-JSON error body quoted in a message (an HTML page can be large). */
 const MAX_QUOTED_TEXT = 200;
@@ -16,9 +17,10 @@ export function apiErrorFromBody(
   response: Response,
   body: unknown,
   operation: OperationRef,
+  attempts?: readonly AttemptRecord[],
 ): ApiError {
   const fields = readErrorFields(body);
-  return new ApiError({
+  const init: ApiErrorInit = {
     status: response.status,
     type: fields.type ?? `HTTP_${response.status}`,
     code: fields.code,
@@ -26,8 +28,17 @@ export function apiErrorFromBody(
     operation,
     headers: response.headers,
     body,
-    requestId: fields.requestId ?? response.headers.get('x-request-id') ?? undefined,
-  });
+    requestId: fields.requestId ?? requestIdOf(response.headers),
+    attempts,
+  };
+  // A rate limit is recognisable as such whatever the API calls it in `type`.
+  if (response.status === 429) return new RateLimitError(init, parseRetryAfter(response.headers.get('retry-after'), Date.now()));
+  return new ApiError(init);
+}
+
+/** The request ID header a service or its gateway sent, if any. */
+export function requestIdOf(headers: Headers): string | undefined {
+  return headers.get('x-request-id') ?? headers.get('request-id') ?? headers.get('x-amzn-requestid') ?? undefined;
 }
 
 interface ErrorFields {

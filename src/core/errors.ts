@@ -20,12 +20,29 @@ export class ConfigurationError extends SdkError {
   }
 }
 
-/** Method and templated path of the request that failed. */
+/** The operation of a failed call: method, path template and the concrete path it was sent to. */
 export interface OperationRef {
   readonly method: string;
   /** The path template from the spec, e.g. `/wallets/{wallet_id}`, or the URL path when unknown. */
   readonly path: string;
+  /** The concrete path of the URL sent, base path included, e.g. `/v1/wallets/3fa85f64-…`. */
+  readonly urlPath: string;
 }
+
+/** What one attempt of a call got: a status, or the class of the error that ended it, and how long it took. */
+export interface AttemptRecord {
+  /** 1 for the first request, 2 for the first retry, … */
+  readonly attempt: number;
+  /** The HTTP status, when the service answered. */
+  readonly status?: number | undefined;
+  /** The class of the error that ended the attempt (`ApiTimeoutError`, `ApiConnectionError`, …), when it got no answer. */
+  readonly error?: string | undefined;
+  readonly durationMs: number;
+  /** The service's request ID, when it sent one. */
+  readonly requestId?: string | undefined;
+}
+
+const NO_ATTEMPTS: readonly AttemptRecord[] = Object.freeze([]);
 
 export interface ApiErrorInit<T extends string = string, C extends string = string> {
   status: number;
@@ -36,6 +53,8 @@ export interface ApiErrorInit<T extends string = string, C extends string = stri
   headers: Headers;
   body: unknown;
   requestId?: string | undefined;
+  /** Every attempt of the call, the last one's answer being this error. */
+  attempts?: readonly AttemptRecord[] | undefined;
 }
 
 /**
@@ -53,11 +72,13 @@ export class ApiError<T extends string = string, C extends string = string> exte
   /** The parsed error body (JSON), or its text when it was not JSON. */
   readonly body: unknown;
   readonly requestId: string | undefined;
+  /** Every attempt of the call (`attempts.length` of them), the last one being this answer. */
+  readonly attempts: readonly AttemptRecord[];
 
   constructor(init: ApiErrorInit<T, C>) {
     const where = `${init.operation.method} ${init.operation.path}`;
     const reason = init.code ? `${init.type}/${init.code}` : init.type;
-    super(`${where} failed with ${init.status} ${reason}: ${init.message}`);
+    super(`${where} failed with ${init.status} ${reason}: ${init.message}${attemptsNote(init.attempts ?? NO_ATTEMPTS)}`);
     this.status = init.status;
     this.type = init.type;
     this.code = init.code;
@@ -65,16 +86,41 @@ export class ApiError<T extends string = string, C extends string = string> exte
     this.headers = init.headers;
     this.body = init.body;
     this.requestId = init.requestId;
+    this.attempts = init.attempts ?? NO_ATTEMPTS;
   }
+}
+
+/**
+ * The service answered 429 Too Many Requests, after every retry the call was
+ * allowed. An ApiError like any other (its `type` and `code` are the API's
+ * own: the channels API calls a rate limit `VALIDATION_ERROR`), so test for
+ * this class (or `isRateLimited`) before testing `type`.
+ */
+export class RateLimitError<T extends string = string, C extends string = string> extends ApiError<T, C> {
+  override name = 'RateLimitError';
+  /** The service's `Retry-After`, in ms, when it sent a readable one. */
+  readonly retryAfterMs: number | undefined;
+  constructor(init: ApiErrorInit<T, C>, retryAfterMs: number | undefined) {
+    super(init);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** True when `error` says the service rate-limited the call (a 429), whatever the API names it in `type`. */
+export function isRateLimited(error: unknown): error is RateLimitError {
+  return error instanceof RateLimitError;
 }
 
 /** The request never got an HTTP answer (DNS, connection reset, TLS...), after every retry. */
 export class ApiConnectionError extends SdkError {
   override name = 'ApiConnectionError';
   readonly operation: OperationRef;
-  constructor(operation: OperationRef, cause: unknown) {
-    super(`${operation.method} ${operation.path} failed: no answer from the service`, { cause });
+  /** Every attempt of the call, the last one being this failure. */
+  readonly attempts: readonly AttemptRecord[];
+  constructor(operation: OperationRef, cause: unknown, attempts: readonly AttemptRecord[] = NO_ATTEMPTS) {
+    super(`${operation.method} ${operation.path} failed: no answer from the service${attemptsNote(attempts)}`, { cause });
     this.operation = operation;
+    this.attempts = attempts;
   }
 }
 
@@ -107,12 +153,15 @@ export class ApiTimeoutError extends SdkError {
   readonly operation: OperationRef;
   readonly timeoutMs: number;
   readonly kind: 'attempt' | 'deadline';
-  constructor(operation: OperationRef, timeoutMs: number, kind: 'attempt' | 'deadline' = 'attempt') {
+  /** Every attempt of the call, the last one being this failure. */
+  readonly attempts: readonly AttemptRecord[];
+  constructor(operation: OperationRef, timeoutMs: number, kind: 'attempt' | 'deadline' = 'attempt', attempts: readonly AttemptRecord[] = NO_ATTEMPTS) {
     const what = kind === 'attempt' ? 'timed out after' : 'exceeded its deadline of';
-    super(`${operation.method} ${operation.path} ${what} ${timeoutMs} ms`);
+    super(`${operation.method} ${operation.path} ${what} ${timeoutMs} ms${attemptsNote(attempts)}`);
     this.operation = operation;
     this.timeoutMs = timeoutMs;
     this.kind = kind;
+    this.attempts = attempts;
   }
 }
 
@@ -166,4 +215,10 @@ export function isApiError<T extends string = string, C extends string = string>
   if (type !== undefined && error.type !== type) return false;
   if (code !== undefined && error.code !== code) return false;
   return true;
+}
+
+/** ` (3 attempts: 503, 503, ApiTimeoutError)` when a call made more than one attempt. */
+function attemptsNote(attempts: readonly AttemptRecord[]): string {
+  if (attempts.length < 2) return '';
+  return ` (${attempts.length} attempts: ${attempts.map((a) => a.status ?? a.error ?? '?').join(', ')})`;
 }

@@ -1,4 +1,4 @@
-import type { Client } from 'openapi-fetch';
+import type { SdkClient } from './typed-client.js';
 import { expectBody } from './shape.js';
 import { unwrap } from './unwrap.js';
 import { walkPages } from './paginate.js';
@@ -74,7 +74,7 @@ type LooseGet = (path: string, init: unknown) => Promise<{ data?: unknown; error
  */
 export function paginateWith<Cursor>(
   strategy: PagingStrategy<Cursor>,
-  client: Client<any>,
+  client: SdkClient<any>,
   path: string,
   init: LooseInit = {},
 ): AsyncGenerator<unknown, void, undefined> {

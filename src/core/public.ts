@@ -9,8 +9,24 @@ export {
   FetchFunctionError,
   SdkError,
   UnexpectedRedirectError,
+  RateLimitError,
   isApiError,
+  isRateLimited,
+  type AttemptRecord,
 } from './errors.js';
+export type {
+  AttemptEnd,
+  AttemptObserver,
+  AttemptStart,
+  CallOperation,
+  CallOptions,
+  ClientHooks,
+  Logger,
+  LogLevel,
+  RetryDecision,
+  SdkClient,
+} from './client.js';
+export { withResponse, type ResponseInfo, type WithOptions } from './derived-client.js';
 export { PollFailedError, PollTimeoutError, type PollOptions } from './poll.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { unwrap, InvalidResponseBodyError } from './unwrap.js';

@@ -1,3 +1,5 @@
+import type { CallContext } from './call-options.js';
+
 /**
  * The Request constructor our clients hand openapi-fetch. It builds a plain
  * Request and notes when the call passed no AbortSignal: then nothing but
@@ -7,13 +9,26 @@
  * is treated as abortable by its caller.
  */
 const NO_CALLER_SIGNAL = Symbol('noCallerSignal');
+/**
+ * The call's context (its operation, its own options, its attempts), put in
+ * the request init by the client's call wrapper under this symbol: openapi-fetch
+ * spreads the init it is given into the one it builds the Request with.
+ */
+export const CALL_CONTEXT = Symbol('callContext');
 
-type Noted = Request & { [NO_CALLER_SIGNAL]?: true };
+type Noted = Request & { [NO_CALLER_SIGNAL]?: true; [CALL_CONTEXT]?: CallContext };
 
-function SdkRequest(input: RequestInfo | URL, init?: RequestInit): Request {
+function SdkRequest(input: RequestInfo | URL, init?: RequestInit & { [CALL_CONTEXT]?: CallContext }): Request {
   const request: Noted = new Request(input, init);
   if (init?.signal == null) request[NO_CALLER_SIGNAL] = true;
+  const context = init?.[CALL_CONTEXT];
+  if (context !== undefined) request[CALL_CONTEXT] = context;
   return request;
+}
+
+/** The context of the call `request` was built for, when one of our clients built it. */
+export function callContextOfRequest(request: Request): CallContext | undefined {
+  return (request as Noted)[CALL_CONTEXT];
 }
 
 // openapi-fetch checks a middleware's Request with `instanceof` this constructor: any Request passes.

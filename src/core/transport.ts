@@ -1,7 +1,10 @@
+import type { Middleware } from 'openapi-fetch';
 import type { Authorizer } from './auth.js';
+import type { CallContext } from './call-options.js';
+import { requestIdOf } from './error-body.js';
 import { batchedDeadlineAfter } from './batched-deadline.js';
 import { deadlineAfter, type Deadline } from './deadline.js';
-import { ApiConnectionError, ApiTimeoutError, FetchFunctionError, SdkError, UnexpectedRedirectError, type OperationRef } from './errors.js';
+import { ApiConnectionError, ApiTimeoutError, ConfigurationError, FetchFunctionError, SdkError, UnexpectedRedirectError, type AttemptRecord, type OperationRef } from './errors.js';
 import { isNetworkFailure } from './network-failure.js';
 import { describe, durationOption } from './options.js';
 import {
@@ -12,7 +15,8 @@ import {
   parseRetryAfter,
   type ResolvedRetryOptions,
 } from './retry.js';
-import { noCallerSignal } from './sdk-request.js';
+import type { AttemptEnd, AttemptObserver, AttemptStart, RetryDecision } from './observe.js';
+import { callContextOfRequest, noCallerSignal } from './sdk-request.js';
 
 /** The `fetch` signature openapi-fetch calls: a prepared Request, plus its optional init extension. */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -28,6 +32,12 @@ export interface TransportOptions {
   authorize?: Authorizer | undefined;
   /** Body fields that make a POST or PATCH safe to re-send (the service deduplicates on them). */
   dedupKeys: readonly string[];
+  /** Called around every attempt (hooks, the logger, OpenTelemetry). */
+  observers?: readonly AttemptObserver[];
+  /** The client's openapi-fetch middleware (`client.use()`), run around every attempt; the array is live. */
+  middleware?: readonly Middleware[];
+  /** The client's base URL, handed to middleware as openapi-fetch does. */
+  baseUrl?: string;
   /** Injectable for tests. */
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   random?: () => number;
@@ -66,6 +76,9 @@ export function createTransport(options: TransportOptions): FetchLike {
     deadlineMs: options.deadlineMs,
     authorize: options.authorize,
     dedupKeys: options.dedupKeys,
+    observers: options.observers ?? [],
+    middleware: options.middleware ?? [],
+    baseUrl: options.baseUrl ?? '',
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? Math.random,
     now: options.now ?? Date.now,
@@ -91,6 +104,9 @@ interface CallSettings {
   deadlineMs: number | undefined;
   authorize: Authorizer | undefined;
   dedupKeys: readonly string[];
+  observers: readonly AttemptObserver[];
+  middleware: readonly Middleware[];
+  baseUrl: string;
   sleep: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   random: () => number;
   now: () => number;
@@ -105,9 +121,19 @@ class Call {
   readonly userSignal: AbortSignal;
   /** Whether the caller may abort this call (then each attempt needs a deadline of its own). */
   readonly callerCanAbort: boolean;
+  readonly retry: ResolvedRetryOptions;
+  readonly timeoutMs: number | undefined;
   readonly retrySafe: boolean;
   readonly deadlineMs: number | undefined;
   readonly endsAt: number;
+  /** The call's context from the client (operation template, own options, attempts); `undefined` for a bare transport call. */
+  readonly context: CallContext | undefined;
+  /** What each attempt got; the context's list when there is one. */
+  readonly attempts: AttemptRecord[];
+  readonly middleware: readonly Middleware[];
+  /** Set when a middleware's own signal aborted the attempt: its reason is handed back as the caller's would be. */
+  abortedByMiddleware = false;
+  #operation: OperationRef | undefined;
 
   constructor(
     readonly settings: CallSettings,
@@ -115,25 +141,38 @@ class Call {
     readonly init: RequestInit | undefined,
     readonly body: string | undefined,
   ) {
+    const context = callContextOfRequest(request);
+    this.context = context;
+    this.attempts = context?.attempts ?? [];
     this.userSignal = request.signal;
     this.callerCanAbort = !noCallerSignal(request);
-    this.retrySafe = settings.retry.retries > 0 && isSafeToRetry(request.method, body, settings.dedupKeys);
-    const own = callDeadline(request);
-    this.deadlineMs = own === undefined ? settings.deadlineMs : own === NO_LIMIT ? undefined : own;
+    this.retry = context?.retry ?? settings.retry;
+    this.timeoutMs = context?.timeoutMs === undefined ? settings.timeoutMs : noLimit(context.timeoutMs);
+    this.retrySafe = this.retry.retries > 0 && isSafeToRetry(request.method, body, settings.dedupKeys);
+    const own = context?.deadlineMs ?? callDeadline(request);
+    this.deadlineMs = own === undefined ? settings.deadlineMs : noLimit(own);
     this.endsAt = this.deadlineMs === undefined ? Number.POSITIVE_INFINITY : settings.now() + this.deadlineMs;
+    const callMiddleware = context?.middleware as readonly Middleware[] | undefined;
+    this.middleware = callMiddleware === undefined || callMiddleware.length === 0 ? settings.middleware : [...settings.middleware, ...callMiddleware];
+    if (context !== undefined) context.urlPath = urlPathOf(request.url);
   }
 
+  /** Method, path template (the URL path when the call came without one) and concrete URL path. */
   operation(): OperationRef {
-    return operationOf(this.request);
+    if (this.#operation === undefined) {
+      const urlPath = urlPathOf(this.request.url);
+      this.#operation = { method: this.context?.method ?? this.request.method, path: this.context?.path ?? urlPath, urlPath };
+    }
+    return this.#operation;
   }
 
   deadlineError(): ApiTimeoutError {
-    return new ApiTimeoutError(this.operation(), this.deadlineMs ?? 0, 'deadline');
+    return new ApiTimeoutError(this.operation(), this.deadlineMs ?? 0, 'deadline', this.attempts);
   }
 
   /** The error of an attempt whose time ran out: the call's deadline, or the attempt's own `timeoutMs`. */
   timeoutError(byDeadline: boolean): ApiTimeoutError {
-    return byDeadline ? this.deadlineError() : new ApiTimeoutError(this.operation(), this.settings.timeoutMs ?? 0);
+    return byDeadline ? this.deadlineError() : new ApiTimeoutError(this.operation(), this.timeoutMs ?? 0, 'attempt', this.attempts);
   }
 
   /** Waits `ms` before another attempt, or throws `failure` when the wait would outlast the deadline. */
@@ -142,9 +181,70 @@ class Call {
     await this.settings.sleep(ms, this.userSignal);
   }
 
+  /** Tells the observers an attempt starts; returns what to call when it ends (`undefined` when nobody listens). */
+  startAttempt(attempt: number, maxAttempts: number, request: Request, startedAt: number): ((end: AttemptEnd) => void)[] | undefined {
+    const { observers } = this.settings;
+    if (observers.length === 0) return undefined;
+    const start: AttemptStart = { operation: this.operation(), attempt, maxAttempts, url: request.url, headers: request.headers, startedAt };
+    const finishes: ((end: AttemptEnd) => void)[] = [];
+    for (const observe of observers) {
+      try {
+        const finish = observe(start);
+        if (typeof finish === 'function') finishes.push(finish);
+      } catch {
+        // An observer's failure must not break the call.
+      }
+    }
+    return finishes;
+  }
+
+  /**
+   * Records what an attempt got (errors and `responseOf` list it) and tells
+   * the observers. `failure` builds the attempt's error after the record is
+   * made, so the error lists its own attempt too.
+   */
+  endAttempt<E extends Error | undefined>(
+    finishes: ((end: AttemptEnd) => void)[] | undefined,
+    attempt: number,
+    maxAttempts: number,
+    startedAt: number,
+    outcome: { status?: number; headers?: Headers; errorType?: string },
+    retry: RetryDecision,
+    failure?: () => E,
+  ): E {
+    const durationMs = this.settings.now() - startedAt;
+    const requestId = outcome.headers === undefined ? undefined : requestIdOf(outcome.headers);
+    const { status, errorType } = outcome;
+    this.attempts.push({ attempt, status, error: errorType, durationMs, requestId });
+    const error = failure?.() as E;
+    if (finishes === undefined || finishes.length === 0) return error;
+    const end: AttemptEnd = {
+      operation: this.operation(),
+      attempt,
+      maxAttempts,
+      url: this.request.url,
+      headers: this.request.headers,
+      startedAt,
+      durationMs,
+      status,
+      error,
+      errorType,
+      requestId,
+      retry,
+    };
+    for (const finish of finishes) {
+      try {
+        finish(end);
+      } catch {
+        // An observer's failure must not break the call.
+      }
+    }
+    return error;
+  }
+
   async attemptFrom(first: number): Promise<Response> {
-    const { settings, userSignal } = this;
-    const { retry, timeoutMs } = settings;
+    const { settings, userSignal, retry, timeoutMs } = this;
+    const maxAttempts = this.retrySafe ? retry.retries + 1 : 1;
     for (let attempt = first; ; attempt++) {
       const canRetry = this.retrySafe && attempt < retry.retries;
       const left = this.endsAt - settings.now();
@@ -159,37 +259,63 @@ class Call {
             ? deadlineAfter(userSignal, limit, attemptTimedOut)
             : batchedDeadlineAfter(limit);
 
+      const number = attempt + 1;
+      const startedAt = settings.now();
+      const finishes = this.startAttempt(number, maxAttempts, this.request, startedAt);
       let response: Response;
       try {
         const attemptInit = attemptInitFor(this, deadline?.signal);
-        response = answerOf(this, await sendFirstHop(this, attemptInit));
-        // Redirects take their own loop, so the common answer waits on one promise less.
-        if (isRedirect(response)) response = await followRedirects(this, response, attemptInit);
+        response = this.middleware.length === 0 ? await this.send(attemptInit) : await this.sendThroughMiddleware(attemptInit, number);
       } catch (error) {
         deadline?.clear();
         // An SdkError from the `fetch` itself (a redirect we refuse, the sandbox's SandboxUsageError) says what
         // is wrong already: no retry can help, and wrapping it as a connection failure would hide it.
-        if (userSignal.aborted || error instanceof SdkError) throw error;
+        if (userSignal.aborted || this.abortedByMiddleware || error instanceof SdkError) {
+          const reason = userSignal.aborted || this.abortedByMiddleware ? 'the caller aborted' : 'not a failure another attempt can mend';
+          const errorType = error instanceof Error ? error.name : 'abort';
+          this.endAttempt(finishes, number, maxAttempts, startedAt, { errorType }, { willRetry: false, reason }, () => (error instanceof Error ? error : undefined));
+          throw error;
+        }
         const timedOut = deadline?.timedOut() === true;
         // The caller's own bug (a wrapper that throws, a consumed Request): sending again would meet it again.
-        if (!timedOut && !isNetworkFailure(error)) throw fetchThrew(this, error);
-        const failure = timedOut ? this.timeoutError(byDeadline) : new ApiConnectionError(this.operation(), error);
-        if (!canRetry || (timedOut && byDeadline)) throw failure;
-        await this.waitBeforeRetry(backoffDelay(attempt, retry, settings.random), failure);
+        if (!timedOut && !isNetworkFailure(error)) {
+          const reason = 'the fetch function failed, not the network';
+          throw this.endAttempt(finishes, number, maxAttempts, startedAt, { errorType: 'FetchFunctionError' }, { willRetry: false, reason }, () => fetchThrew(this, error));
+        }
+        const delay = canRetry && !(timedOut && byDeadline) ? backoffDelay(attempt, retry, settings.random) : undefined;
+        const willRetry = delay !== undefined && settings.now() + delay < this.endsAt;
+        const decision = this.failureDecision(canRetry, timedOut && byDeadline, willRetry, delay);
+        const failure = this.endAttempt(finishes, number, maxAttempts, startedAt, { errorType: timedOut ? 'ApiTimeoutError' : 'ApiConnectionError' }, decision, () =>
+          timedOut ? this.timeoutError(byDeadline) : new ApiConnectionError(this.operation(), error, this.attempts),
+        );
+        if (!willRetry) throw failure;
+        await this.settings.sleep(delay ?? 0, userSignal);
         continue;
       }
 
       if (canRetry && isRetryableStatus(response.status)) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'), settings.now());
         const wait = retryAfter ?? backoffDelay(attempt, retry, settings.random);
-        const worthWaiting = (retryAfter === undefined || retryAfter <= retry.maxRetryAfterMs) && settings.now() + wait < this.endsAt;
+        const withinRetryAfter = retryAfter === undefined || retryAfter <= retry.maxRetryAfterMs;
+        const worthWaiting = withinRetryAfter && settings.now() + wait < this.endsAt;
         if (worthWaiting) {
+          this.endAttempt(finishes, number, maxAttempts, startedAt, response, {
+            willRetry: true,
+            delayMs: wait,
+            reason: `${response.status} is transient${retryAfter === undefined ? '' : ' (waiting out its Retry-After)'}`,
+          });
           deadline?.clear();
           // Free the connection before waiting; the body of a retried answer is not needed.
           await response.body?.cancel().catch(() => undefined);
           await settings.sleep(wait, userSignal);
           continue;
         }
+        this.endAttempt(finishes, number, maxAttempts, startedAt, response, {
+          willRetry: false,
+          reason: withinRetryAfter ? 'the next attempt would end after the call\'s deadline' : `its Retry-After (${retryAfter} ms) is longer than retry.maxRetryAfterMs`,
+        });
+      } else {
+        this.endAttempt(finishes, number, maxAttempts, startedAt, response, this.answerDecision(response.status, canRetry));
       }
       // Handed back on every branch with its deadline over the body.
       guardBody(response, { deadline, call: this, byDeadline, retryAfter: canRetry ? attempt : undefined });
@@ -197,9 +323,101 @@ class Call {
     }
   }
 
+  /** Sends an attempt (its first hop, then any same-origin redirects). */
+  async send(attemptInit: RequestInit | undefined, request: Request = this.request, body: string | undefined = this.body): Promise<Response> {
+    const response = answerOf(this, await sendFirstHop(this, attemptInit, request, body));
+    // Redirects take their own loop, so the common answer waits on one promise less.
+    return isRedirect(response) ? followRedirects(this, response, attemptInit) : response;
+  }
+
+  /**
+   * One attempt through the client's middleware, as openapi-fetch would run
+   * it for a whole call: `onRequest` in order (a Response it returns is the
+   * attempt's answer), then `onResponse` or, when sending fails, `onError`,
+   * in reverse order. Each sees a fresh copy of the request and `attempt`.
+   */
+  async sendThroughMiddleware(attemptInit: RequestInit | undefined, attempt: number): Promise<Response> {
+    const { context } = this;
+    const params = (context?.params ?? {}) as Record<string, unknown>;
+    const schemaPath = context?.path ?? this.operation().path;
+    const options = MIDDLEWARE_OPTIONS(this.settings.baseUrl);
+    const id = `${attempt}`;
+    const copy = this.body === undefined ? new Request(this.request) : new Request(this.request, { body: this.body });
+    let request = copy;
+    let body = this.body;
+    let response: Response | undefined;
+    for (const m of this.middleware) {
+      if (typeof m.onRequest !== 'function') continue;
+      const result: unknown = await m.onRequest({ request, schemaPath, params, options, id, attempt } as never);
+      if (result instanceof Request) {
+        request = result;
+        body = result.body === null ? undefined : await result.clone().text();
+      } else if (result instanceof Response) {
+        response = result;
+        break;
+      } else if (result !== undefined) {
+        throw new ConfigurationError('middleware', 'onRequest must return a Request, a Response or nothing');
+      }
+    }
+    if (response === undefined) {
+      // A middleware's own Request may carry a signal of its own: it aborts the attempt too, as the caller's would.
+      const ownSignal = request === copy ? undefined : request.signal;
+      const init = ownSignal === undefined ? attemptInit : { ...attemptInit, signal: attemptInit?.signal ? AbortSignal.any([attemptInit.signal, ownSignal]) : ownSignal };
+      try {
+        response = await this.send(init, request, body);
+      } catch (error) {
+        if (ownSignal?.aborted) {
+          this.abortedByMiddleware = true;
+          throw ownSignal.reason;
+        }
+        let failure: unknown = error;
+        for (let i = this.middleware.length - 1; i >= 0; i--) {
+          const m = this.middleware[i]!;
+          if (typeof m.onError !== 'function') continue;
+          const result: unknown = await m.onError({ request, error: failure, schemaPath, params, options, id, attempt } as never);
+          if (result instanceof Response) {
+            response = result;
+            break;
+          }
+          if (result instanceof Error) failure = result;
+          else if (result !== undefined) throw new ConfigurationError('middleware', 'onError must return a Response, an Error or nothing');
+        }
+        if (response === undefined) throw failure;
+      }
+    }
+    for (let i = this.middleware.length - 1; i >= 0; i--) {
+      const m = this.middleware[i]!;
+      if (typeof m.onResponse !== 'function') continue;
+      const result: unknown = await m.onResponse({ request, response, schemaPath, params, options, id, attempt } as never);
+      if (result instanceof Response) response = result;
+      else if (result !== undefined) throw new ConfigurationError('middleware', 'onResponse must return a Response or nothing');
+    }
+    return response;
+  }
+
+  /** Why a failed attempt (no answer) is retried or not. */
+  failureDecision(canRetry: boolean, deadlineSpent: boolean, willRetry: boolean, delay: number | undefined): RetryDecision {
+    if (willRetry) return { willRetry, delayMs: delay, reason: 'no answer is transient' };
+    if (deadlineSpent) return { willRetry, reason: "the call's deadline is spent" };
+    if (canRetry) return { willRetry, reason: "the next attempt would end after the call's deadline" };
+    return { willRetry, reason: this.noRetryReason() };
+  }
+
+  /** Why an answer is handed back as it is. */
+  answerDecision(status: number, canRetry: boolean): RetryDecision {
+    if (!isRetryableStatus(status)) return { willRetry: false, reason: status < 400 ? 'answered' : `${status} is not transient` };
+    return { willRetry: false, reason: canRetry ? 'answered' : this.noRetryReason() };
+  }
+
+  noRetryReason(): string {
+    if (this.retry.retries === 0) return 'retries are off';
+    if (!this.retrySafe) return `not safe to repeat a ${this.request.method} without a deduplication key`;
+    return 'last attempt';
+  }
+
   /** Reads the answer again from a fresh attempt after `attempt`'s body failed (and a retry is safe). */
   async retryAfterBodyFailure(attempt: number, failure: Error): Promise<Response> {
-    await this.waitBeforeRetry(backoffDelay(attempt, this.settings.retry, this.settings.random), failure);
+    await this.waitBeforeRetry(backoffDelay(attempt, this.retry, this.settings.random), failure);
     return this.attemptFrom(attempt + 1);
   }
 }
@@ -209,18 +427,29 @@ function attemptTimedOut(): DOMException {
   return new DOMException('attempt timed out', 'TimeoutError');
 }
 
-const NO_LIMIT = 'no limit';
-
 /**
  * A call's own `deadlineMs` (openapi-fetch copies unknown call options onto
  * the Request): `undefined` when the call sets none, `NO_LIMIT` when it turns
  * the client's off (`0` or `Infinity`, as on the client).
  */
-function callDeadline(request: Request): number | typeof NO_LIMIT | undefined {
+function callDeadline(request: Request): number | undefined {
   const value = (request as unknown as { deadlineMs?: unknown }).deadlineMs;
   if (value === undefined) return undefined;
-  const ms = durationOption('deadlineMs', value);
-  return ms === 0 || ms === Number.POSITIVE_INFINITY ? NO_LIMIT : ms;
+  return durationOption('deadlineMs', value);
+}
+
+/** `0` and `Infinity` both mean no limit. */
+function noLimit(ms: number): number | undefined {
+  return ms === 0 || ms === Number.POSITIVE_INFINITY ? undefined : ms;
+}
+
+/** What openapi-fetch hands middleware as `options`, as far as the transport knows it. */
+function MIDDLEWARE_OPTIONS(baseUrl: string): Readonly<Record<string, unknown>> {
+  return Object.freeze({ baseUrl, parseAs: 'json' });
+}
+
+function urlPathOf(url: string): string {
+  return url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/[?#].*$/, '') || '/';
 }
 
 /** The init of every hop of an attempt: its deadline's signal, and `redirect: 'manual'` if the Request lacks it. */
@@ -234,8 +463,7 @@ function attemptInitFor(call: Call, signal: AbortSignal | undefined): RequestIni
 }
 
 /** Sends an attempt's first hop, signed. */
-function sendFirstHop(call: Call, attemptInit: RequestInit | undefined): Promise<Response> {
-  const { request, body } = call;
+function sendFirstHop(call: Call, attemptInit: RequestInit | undefined, request: Request, body: string | undefined): Promise<Response> {
   call.settings.authorize?.(request.headers, request.method, request.url, body);
   // A consumed Request cannot be sent again; rebuild it around the kept body text.
   return call.settings.send(body === undefined ? request : new Request(request, { body }), attemptInit);
@@ -423,7 +651,4 @@ async function guardedRead(response: GuardedResponse, name: BodyReader): Promise
   }
 }
 
-function operationOf(request: Request): OperationRef {
-  const path = request.url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\?.*$/, '');
-  return { method: request.method, path: path || '/' };
-}
+

@@ -1,4 +1,4 @@
-import { answerInfo } from './client.js';
+import { answerInfo } from './answers.js';
 import { apiErrorFromBody } from './error-body.js';
 import { InvalidResponseBodyError } from './errors.js';
 
@@ -44,6 +44,7 @@ export async function unwrap<R extends FetchResult>(result: R | Promise<R>): Pro
     }
     return settled.data as DataOf<R>;
   }
-  const operation = info?.operation ?? { method: '?', path: new URL(response.url || 'http://unknown/').pathname };
-  throw apiErrorFromBody(response, settled.error, operation);
+  const urlPath = new URL(response.url || 'http://unknown/').pathname;
+  const operation = info?.operation ?? { method: '?', path: urlPath, urlPath };
+  throw apiErrorFromBody(response, settled.error, operation, info?.attempts);
 }

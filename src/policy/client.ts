@@ -1,6 +1,6 @@
-import type { Client } from 'openapi-fetch';
 import { apiKeyHeader } from '../core/auth.js';
-import { createApiClient, type CommonClientOptions } from '../core/client.js';
+import { createApiClient, type CommonClientOptions, type SdkClient } from '../core/client.js';
+import { checkWithOptions, deriveClients, type WithOptions } from '../core/derived-client.js';
 import { baseUrlOption } from '../core/options.js';
 import { ConfigurationError } from '../core/errors.js';
 import { EMPTY_SUCCESS as COORDINATOR_EMPTY_SUCCESS } from '../../generated/operations/policy-coordinator.js';
@@ -42,15 +42,20 @@ export interface PolicyClientOptions extends Omit<CommonClientOptions, 'baseUrl'
 /** The three policy APIs' typed clients on one host and key: `coordinator`, `evaluation` and `reporting`, made by `createPolicyClient`. */
 export interface PolicyClient {
   /** Read-write management: `{host}/v1`. */
-  coordinator: Client<CoordinatorPaths>;
+  coordinator: SdkClient<CoordinatorPaths>;
   /** Offchain policy evaluations (MVP): `{host}/v1/evaluation`. */
-  evaluation: Client<EvaluationPaths>;
+  evaluation: SdkClient<EvaluationPaths>;
   /** Read-only indexed onchain state: `{host}/v1/reporting`. */
-  reporting: Client<ReportingPaths>;
+  reporting: SdkClient<ReportingPaths>;
+  /** The three clients with options added to every call they make: how a helper gets per-call options. */
+  withOptions(options: WithOptions): PolicyClient;
 }
 
 /** Body fields the evaluation service deduplicates on: a retried `POST /evaluate` with it is safe. */
 export const EVALUATION_DEDUP_KEYS = ['unique_evaluation_id'] as const;
+
+/** The policy client's own options beside the common ones (`baseUrls` is taken apart before). */
+const POLICY_OPTIONS = ['apiKey'] as const;
 
 /** Typed clients of the coordinator, evaluation and reporting APIs, sharing one key and one host. */
 export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
@@ -62,18 +67,21 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
     ...common,
     baseUrl: baseUrls[api] ?? `${host}${suffix}`,
   });
-  return {
-    coordinator: createApiClient<CoordinatorPaths>(base('coordinator', '/v1'), { baseUrl: host, authHeaders, emptySuccess: COORDINATOR_EMPTY_SUCCESS }),
+  const clients = {
+    coordinator: createApiClient<CoordinatorPaths>(base('coordinator', '/v1'), { baseUrl: host, authHeaders, emptySuccess: COORDINATOR_EMPTY_SUCCESS, optionNames: POLICY_OPTIONS }),
     evaluation: createApiClient<EvaluationPaths>(base('evaluation', '/v1/evaluation'), {
       baseUrl: host,
       authHeaders,
       dedupKeys: EVALUATION_DEDUP_KEYS,
       emptySuccess: EVALUATION_EMPTY_SUCCESS,
+      optionNames: POLICY_OPTIONS,
     }),
     reporting: createApiClient<ReportingPaths>(base('reporting', '/v1/reporting'), {
       baseUrl: host,
       authHeaders,
       emptySuccess: REPORTING_EMPTY_SUCCESS,
+      optionNames: POLICY_OPTIONS,
     }),
   };
+  return { ...clients, withOptions: (defaults: WithOptions) => deriveClients(clients, checkWithOptions(defaults)) as PolicyClient };
 }

@@ -1,4 +1,4 @@
-import type { Client } from 'openapi-fetch';
+import type { SdkClient } from '../core/typed-client.js';
 import type { ArrayItemOf, GetOperation, ListInitArgs, ListPaths, OkJson } from '../core/list-types.js';
 import { pageNumberPaging, pageTokenPaging, paginateWith } from '../core/paging-strategies.js';
 import type { CoordinatorPaths, ReportingPaths } from './client.js';
@@ -21,7 +21,7 @@ type ReportingItem<P extends ReportingListPath> = ArrayItemOf<OkJson<GetOperatio
  *     for await (const engine of paginateCoordinator(policy.coordinator, '/policy-engines')) …
  */
 export function paginateCoordinator<P extends CoordinatorListPath>(
-  client: Client<CoordinatorPaths>,
+  client: SdkClient<CoordinatorPaths>,
   path: P,
   ...[init]: ListInitArgs<GetOperation<CoordinatorPaths, P>, CoordinatorPaging>
 ): AsyncGenerator<CoordinatorItem<P>, void, undefined> {
@@ -34,7 +34,7 @@ export function paginateCoordinator<P extends CoordinatorListPath>(
  * `params.query` and are repeated on every page, as the service requires.
  */
 export function paginateReporting<P extends ReportingListPath>(
-  client: Client<ReportingPaths>,
+  client: SdkClient<ReportingPaths>,
   path: P,
   ...[init]: ListInitArgs<GetOperation<ReportingPaths, P>, ReportingPaging>
 ): AsyncGenerator<ReportingItem<P>, void, undefined> {

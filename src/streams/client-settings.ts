@@ -1,4 +1,5 @@
 import type { Authorizer } from '../core/auth.js';
+import { originalClient } from '../core/derived-client.js';
 
 /**
  * What the report stream needs from a streams client beyond its REST calls:
@@ -28,5 +29,5 @@ export function rememberStreamsClient(client: object, value: StreamsClientSettin
 
 /** The settings of a client made by `createStreamsClient`, or `undefined` for any other object. */
 export function streamsClientSettings(client: unknown): StreamsClientSettings | undefined {
-  return typeof client === 'object' && client !== null ? settings.get(client) : undefined;
+  return typeof client === 'object' && client !== null ? settings.get(originalClient(client)) : undefined;
 }

@@ -1,6 +1,5 @@
-import type { Client } from 'openapi-fetch';
 import { hmacAuthorizer } from '../core/auth.js';
-import { createApiClient, type CommonClientOptions } from '../core/client.js';
+import { createApiClient, type CommonClientOptions, type SdkClient } from '../core/client.js';
 import { ConfigurationError } from '../core/errors.js';
 import { rememberStreamsClient } from './client-settings.js';
 import { EMPTY_SUCCESS } from '../../generated/operations/streams.js';
@@ -36,7 +35,7 @@ export interface StreamsClientOptions extends CommonClientOptions {
 }
 
 /** A typed client of the streams API (`GET` on the API's own paths, each request signed), made by `createStreamsClient`. */
-export type StreamsClient = Client<paths>;
+export type StreamsClient = SdkClient<paths>;
 
 /**
  * A typed client of the report API. Every request is signed with HMAC-SHA256
@@ -54,6 +53,7 @@ export function createStreamsClient(options: StreamsClientOptions = {}): Streams
   const client = createApiClient<paths>(options, {
     baseUrl: STREAMS_BASE_URLS[network],
     emptySuccess: EMPTY_SUCCESS,
+    optionNames: ['apiKey', 'apiSecret', 'network'],
     ...(authorize ? { authorize } : {}),
     // `feedIDs` travels as one comma-separated value, not as repeated keys.
     querySerializer: { array: { style: 'form', explode: false } },

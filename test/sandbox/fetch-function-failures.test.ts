@@ -52,9 +52,9 @@ describe("the caller's own fetch failing is named as such, and not retried", () 
     const { message, cause, operation } = error as FetchFunctionError;
     expect(cause).toBeInstanceOf(TypeError);
     // The runtime's own words about the used body, whatever they are, in the error's own message.
-    expect(message).toBe(`POST /v1/channels failed: your fetch threw TypeError: ${(cause as TypeError).message}`);
+    expect(message).toBe(`POST /channels failed: your fetch threw TypeError: ${(cause as TypeError).message}`);
     expect((cause as TypeError).message).toMatch(/used|unusable|already been read/i);
-    expect(operation).toEqual({ method: 'POST', path: '/v1/channels' });
+    expect(operation).toEqual({ method: 'POST', path: '/channels', urlPath: '/v1/channels' });
     expect(calls()).toBe(1);
   });
 
@@ -64,7 +64,7 @@ describe("the caller's own fetch failing is named as such, and not retried", () 
     });
     const error = await rejection(listNetworks(client));
     expect(error).toBeInstanceOf(FetchFunctionError);
-    expect((error as Error).message).toBe('GET /v1/networks failed: your fetch threw Error: request logger is not configured');
+    expect((error as Error).message).toBe('GET /networks failed: your fetch threw Error: request logger is not configured');
     expect(calls()).toBe(1);
   });
 
@@ -74,7 +74,7 @@ describe("the caller's own fetch failing is named as such, and not retried", () 
     });
     const error = await rejection(listNetworks(client));
     expect(error).toBeInstanceOf(FetchFunctionError);
-    expect((error as Error).message).toBe('GET /v1/networks failed: your fetch threw RangeError: sample rate out of range');
+    expect((error as Error).message).toBe('GET /networks failed: your fetch threw RangeError: sample rate out of range');
     expect(calls()).toBe(1);
   });
 
@@ -84,7 +84,7 @@ describe("the caller's own fetch failing is named as such, and not retried", () 
     }) as unknown as Fetch);
     const error = await rejection(listNetworks(client));
     expect(error).toBeInstanceOf(FetchFunctionError);
-    expect((error as Error).message).toBe('GET /v1/networks failed: your fetch resolved to undefined instead of a Response');
+    expect((error as Error).message).toBe('GET /networks failed: your fetch resolved to undefined instead of a Response');
     expect(calls()).toBe(1);
   });
 
@@ -94,7 +94,7 @@ describe("the caller's own fetch failing is named as such, and not retried", () 
     });
     const error = await rejection(listNetworks(client));
     expect(error).toBeInstanceOf(FetchFunctionError);
-    expect((error as Error).message).toBe('GET /v1/networks failed: your fetch threw "offline mode"');
+    expect((error as Error).message).toBe('GET /networks failed: your fetch threw "offline mode"');
   });
 
   it("the API key a wrapper's message happens to quote is not repeated in the SDK's message", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiErrorFromBody } from '../../src/core/error-body.js';
 import { ApiError, isApiError } from '../../src/core/errors.js';
 
-const op = { method: 'POST', path: '/channels/{channel_id}/queries' };
+const op = { method: 'POST', path: '/channels/{channel_id}/queries', urlPath: '/v1/channels/c1/queries' };
 const response = (status: number, headers: Record<string, string> = {}) =>
   new Response(null, { status, statusText: 'Status Text', headers });
 
@@ -71,7 +71,7 @@ describe('problem details from a gateway', () => {
     const error = apiErrorFromBody(
       new Response(null, { status: 404 }),
       { type: 'https://gateway.example/errors#NOT_FOUND', title: 'Not Found', detail: 'route /v2/x does not exist', status: 404 },
-      { method: 'GET', path: '/x' },
+      { method: 'GET', path: '/x', urlPath: '/x' },
     );
     expect(error.type).toBe('https://gateway.example/errors#NOT_FOUND');
     expect(error.message).toContain('route /v2/x does not exist');

@@ -138,7 +138,7 @@ describe('network failures, timeouts and aborts', () => {
     const { transport } = transportFor(fake.fetch);
     const error = await transport(get('/wallets/w1')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
-    expect((error as ApiConnectionError).operation).toEqual({ method: 'GET', path: '/v1/wallets/w1' });
+    expect((error as ApiConnectionError).operation).toEqual({ method: 'GET', path: '/v1/wallets/w1', urlPath: '/v1/wallets/w1' });
     expect(fake.sent).toHaveLength(3);
   });
 

@@ -1,4 +1,4 @@
-import type { Client } from 'openapi-fetch';
+import type { SdkClient as Client } from '../../../src/core/typed-client.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCallRecorder } from './recorder.js';
 import { loadBundle, operationsOf, requestExamples, responsesOf, sampleParameter, type OperationInfo } from './spec.js';
