@@ -8,6 +8,7 @@ import { createPolicyClient, requestEvaluation, waitForEvaluation } from '../../
 import { transferEvaluation } from '../support/policy-requests.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { createStreamsClient, getLatestReport, withResponse } from '../../src/streams/index.js';
+import { readmeClaim } from '../support/readme-claim.js';
 import { rejection } from '../support/rejection.js';
 
 const ACME = 'https://acme.example/v1';
@@ -42,7 +43,7 @@ function recordingLogger(): Logger & { lines: { level: string; message: string; 
 const QUICK = { baseDelayMs: 1, maxDelayMs: 1 };
 
 describe('per-call options', () => {
-  it('retry: false on one call sends one request, while the client retries others', async () => {
+  it(readmeClaim("`timeoutMs`, `deadlineMs` and `retry` can be set for one call beside openapi-fetch's own"), async () => {
     const sandbox = start();
     const counted = counting(sandbox);
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: counted.fetch, retry: QUICK });
@@ -74,7 +75,7 @@ describe('per-call options', () => {
     expect(error).toMatchObject({ timeoutMs: 50, kind: 'attempt' });
   });
 
-  it('a misspelt call option is a ConfigurationError naming it, and nothing is sent', async () => {
+  it(readmeClaim('An option a call or a client does not know is a type error and, at run time, a `ConfigurationError` naming it (and the nearest known one)'), async () => {
     const sandbox = start();
     const counted = counting(sandbox);
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: counted.fetch });
@@ -101,7 +102,7 @@ describe('per-call options', () => {
 describe('per-call options for helpers: client.withOptions', () => {
   const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
 
-  it("a helper's calls take the derived client's options (retry: false: one request)", async () => {
+  it(readmeClaim('give it `client.withOptions({ timeoutMs, deadlineMs, retry, headers, signal })` and each of its calls carries them'), async () => {
     const sandbox = start();
     const counted = counting(sandbox);
     const streams = createStreamsClient({ ...sandbox.credentials.streams, fetch: counted.fetch, retry: QUICK });
@@ -131,7 +132,7 @@ describe('per-call options for helpers: client.withOptions', () => {
 });
 
 describe('raw answers of helpers: withResponse', () => {
-  it("gives a helper's result with the status, headers, operation and attempts of its call", async () => {
+  it(readmeClaim('returns its result as `data` with `response`, the last HTTP answer its calls got (status, headers, `requestId`, `operation`, `attempts`)'), async () => {
     const sandbox = start();
     const streams = createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch, retry: QUICK });
     sandbox.inject({ route: 'getLatestReport', status: 503, times: 1 });
@@ -143,7 +144,7 @@ describe('raw answers of helpers: withResponse', () => {
     expect(response!.headers.get('content-type')).toContain('application/json');
   });
 
-  it('records every call of a helper that makes several (a policy evaluation, then its reads)', async () => {
+  it(readmeClaim('and `responses`, all of them in order'), async () => {
     const sandbox = start();
     const policy = createPolicyClient({ apiKey: sandbox.credentials.policy.apiKey, fetch: sandbox.fetch });
     const { data, responses } = await withResponse(policy, (p) => requestEvaluation(p, transferEvaluation('c7a1d2e3-4f5a-4b6c-9d0e-1f2a3b4c5d6e')));
@@ -153,7 +154,7 @@ describe('raw answers of helpers: withResponse', () => {
 });
 
 describe('every attempt visible', () => {
-  it("a client.use() middleware sees every attempt, with its number, and each attempt's answer", async () => {
+  it(readmeClaim('its `onRequest`, `onResponse` and `onError` see each retry, with `attempt` (1, 2, …) on their argument'), async () => {
     const sandbox = start();
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: sandbox.fetch, retry: QUICK });
     const seen: string[] = [];
@@ -173,7 +174,7 @@ describe('every attempt visible', () => {
     ]);
   });
 
-  it('hooks see each attempt before and after, with the retry decision', async () => {
+  it(readmeClaim('`hooks: { beforeAttempt, afterAttempt }` are called around every attempt, retries included'), async () => {
     const sandbox = start();
     const ends: AttemptEnd[] = [];
     const starts: number[] = [];
@@ -196,7 +197,7 @@ describe('every attempt visible', () => {
     expect(ends[0]!.retry.reason).toBe('503 is transient');
   });
 
-  it('a hook that throws does not break the call', async () => {
+  it(readmeClaim('A hook that throws does not break the call.'), async () => {
     const sandbox = start();
     const channels = createChannelsClient({
       apiKey: sandbox.credentials.channels.apiKey,
@@ -211,7 +212,7 @@ describe('every attempt visible', () => {
     expect((await unwrap(channels.GET('/networks'))).data.length).toBeGreaterThan(0);
   });
 
-  it('a logger gets one line per attempt: attempt numbers 1–3, the path template, the status, and no credential', async () => {
+  it(readmeClaim('it writes one line per attempt: method, path template, attempt number, status or error class, duration'), async () => {
     const sandbox = start();
     const logger = recordingLogger();
     const apiKey = sandbox.credentials.channels.apiKey;
@@ -229,7 +230,7 @@ describe('every attempt visible', () => {
     expect(JSON.stringify(logger.lines)).not.toContain(apiKey);
   });
 
-  it('at the default level a logger gets the retries, not the successes', async () => {
+  it(readmeClaim('`info` (the default with a logger) the attempts that are retried'), async () => {
     const sandbox = start();
     const logger = recordingLogger();
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: sandbox.fetch, retry: QUICK, logger });
@@ -239,7 +240,22 @@ describe('every attempt visible', () => {
     expect(logger.lines.map((line) => `${line.level} ${line.message.replace(/ in \d+ ms.*$/, '')}`)).toEqual(['info service-sdk: GET /networks attempt 1/3: 503']);
   });
 
-  it('no credential of any kind reaches a log line: API keys, the HMAC secret and its signature', async () => {
+  it(readmeClaim('`warn` only calls that end without an answer or with a 429 or 5xx'), async () => {
+    const sandbox = start();
+    const logger = recordingLogger();
+    const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: sandbox.fetch, retry: QUICK, logger, logLevel: 'warn' });
+    sandbox.inject({ route: 'listNetworks', status: 503, times: 4 });
+    await rejection(unwrap(channels.GET('/networks')));
+    await rejection(unwrap(channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } } })));
+    sandbox.inject({ route: 'listNetworks', drop: true, times: 3 });
+    await rejection(unwrap(channels.GET('/networks')));
+    expect(logger.lines.map((line) => `${line.level} ${line.message.replace(/ in \d+ ms.*$/, '')}`)).toEqual([
+      'warn service-sdk: GET /networks attempt 3/3: 503',
+      'warn service-sdk: GET /networks attempt 3/3: ApiConnectionError',
+    ]);
+  });
+
+  it(readmeClaim('No log line holds an API key, a secret or a signature.'), async () => {
     const sandbox = start();
     const logger = recordingLogger();
     const signatures: string[] = [];
@@ -264,7 +280,7 @@ describe('every attempt visible', () => {
     for (const secret of secrets) expect(logged).not.toContain(secret);
   });
 
-  it('SERVICE_SDK_LOG=debug logs every attempt on console, with no logger given', async () => {
+  it(readmeClaim('With no logger, setting the `SERVICE_SDK_LOG` environment variable to a level logs on `console`'), async () => {
     const sandbox = start();
     vi.stubEnv('SERVICE_SDK_LOG', 'debug');
     const lines: string[] = [];
@@ -284,7 +300,7 @@ describe('every attempt visible', () => {
     expect(() => createChannelsClient({ apiKey: 'k'.repeat(32) })).toThrow(/SERVICE_SDK_LOG/);
   });
 
-  it('an error carries every attempt: count, status or error class, and duration', async () => {
+  it(readmeClaim('with more than one attempt their message lists them (`(3 attempts: 503, 503, 503)`)'), async () => {
     const sandbox = start();
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: sandbox.fetch, retry: QUICK });
     sandbox.inject({ route: 'listNetworks', status: 503, times: 3 });
@@ -299,7 +315,7 @@ describe('every attempt visible', () => {
     expect(dropped.attempts.map((a) => a.error)).toEqual(['ApiConnectionError', 'ApiConnectionError', 'ApiConnectionError']);
   });
 
-  it('errors with and without an answer name the operation alike: method, path template and concrete path', async () => {
+  it(readmeClaim('Their `operation` names the method, the path template (`path`) and the concrete path sent (`urlPath`).'), async () => {
     const sandbox = start();
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: sandbox.fetch, retry: false });
     const wallet_id = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
@@ -313,7 +329,7 @@ describe('every attempt visible', () => {
 });
 
 describe('rate limits', () => {
-  it('a 429 is a RateLimitError whatever the API calls it in type (channels says VALIDATION_ERROR)', async () => {
+  it(readmeClaim('the channels API\'s `type` is `VALIDATION_ERROR`, the policy and streams APIs\' their own. Test `isRateLimited(error)` before testing `type`.'), async () => {
     const sandbox = start();
     const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, baseUrl: ACME, fetch: sandbox.fetch, retry: false });
     sandbox.inject({ route: 'listNetworks', status: 429, retryAfter: 7 });
