@@ -6,7 +6,7 @@
  * API's (the command line, through `requestChecksOf`) loads only that API's;
  * `./request-check.ts` re-exports all of it with every API's checks.
  */
-import type { SandboxApi } from './types.js';
+import type { SandboxApi } from './apis.js';
 
 /** One error of Ajv's standalone code (the fields the sandbox reads). */
 interface CheckError {

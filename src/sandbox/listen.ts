@@ -13,8 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SandboxUsageError } from './errors.js';
-import { InjectedDrop } from './faults.js';
-import { SANDBOX_USAGE_ERROR_TYPE } from './msw/answer.js';
+import { failureAnswer } from './failure-answer.js';
 import { requireNodeServer } from './node-server.js';
 
 /** Options of `sandbox.listen()`. */
@@ -125,22 +124,13 @@ async function serve(target: ListenTarget, origin: string, incoming: IncomingMes
   try {
     response = await target.dispatch(request, true);
   } catch (error) {
-    if (error instanceof InjectedDrop) {
+    if (aborted.signal.aborted) return;
+    const answer = failureAnswer(error, false);
+    if (answer === 'no answer') {
       incoming.socket.destroy();
       return;
     }
-    if (aborted.signal.aborted) return;
-    if (error instanceof SandboxUsageError) {
-      // A request the sandbox will not serve (a path under no API's base path): the 404 the MSW handlers give,
-      // `{ type, message }`, which the SDK's clients read into an ApiError carrying the usage error's words.
-      response = Response.json({ type: SANDBOX_USAGE_ERROR_TYPE, message: error.message }, { status: 404 });
-    } else {
-      // A sandbox fault (already kept in `sandbox.violations`): loud, and never a crashed process.
-      const text = `sandbox error: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
-      outgoing.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      outgoing.end(text);
-      return;
-    }
+    response = answer;
   }
 
   outgoing.writeHead(response.status, Object.fromEntries(response.headers));

@@ -4,7 +4,7 @@
  * API's (1.8 MB of generated code) would cost each command's start-up.
  */
 import type { RequestCheck } from './apply-request-check.js';
-import type { SandboxApi } from './types.js';
+import type { SandboxApi } from './apis.js';
 
 type ChecksModule = { requestChecks: unknown };
 

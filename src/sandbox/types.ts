@@ -4,18 +4,11 @@
  * table of handlers, one per operationId of its spec, over its own state.
  */
 import type { ReportSigning } from './streams/don.js';
-import type { RequestProblem } from './request-check.js';
+import type { RequestProblem } from './apply-request-check.js';
+import type { SandboxApi } from './apis.js';
 
-/** The five APIs a sandbox serves. */
-export type SandboxApi = 'channels' | 'streams' | 'policy-coordinator' | 'policy-evaluation' | 'policy-reporting';
+export { SANDBOX_APIS, type SandboxApi } from './apis.js';
 
-export const SANDBOX_APIS: readonly SandboxApi[] = [
-  'channels',
-  'streams',
-  'policy-coordinator',
-  'policy-evaluation',
-  'policy-reporting',
-];
 
 /** A request as a handler sees it: routed, authenticated, its JSON body parsed. */
 export interface SandboxRequest {

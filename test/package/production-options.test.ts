@@ -63,6 +63,65 @@ test('a payout reaches confirmed, even through a 503 on the finalize', async () 
 });
 `;
 
+/** The user's test of what the SDK shows of each attempt, against the installed package. */
+const OPERABLE_TEST_TS = `
+import { expect, test, vi } from 'vitest';
+import { ConfigurationError, createChannelsClient, unwrap } from '${PKG}/channels';
+import { createSandbox } from '${PKG}/sandbox';
+
+const QUICK = { baseDelayMs: 1, maxDelayMs: 1 };
+
+test('two injected 503s and a logger: three lines, attempts 1 to 3, the path template, no credential; the middleware sees three attempts', async () => {
+  const sandbox = createSandbox();
+  const lines: string[] = [];
+  const logger = { debug: (m: string) => lines.push(m), info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: (m: string) => lines.push(m) };
+  const apiKey = sandbox.credentials.channels.apiKey;
+  const channels = createChannelsClient({ apiKey, baseUrl: 'https://acme.example/v1', fetch: sandbox.fetch, retry: QUICK, logger, logLevel: 'debug' });
+  const attempts: number[] = [];
+  channels.use({ onRequest: (params) => void attempts.push((params as unknown as { attempt: number }).attempt) });
+  sandbox.inject({ route: 'listNetworks', status: 503, times: 2 });
+  await unwrap(channels.GET('/networks'));
+  expect(lines.map((line) => line.replace(/ in \\d+ ms.*$/, ''))).toEqual([
+    'service-sdk: GET /networks attempt 1/3: 503',
+    'service-sdk: GET /networks attempt 2/3: 503',
+    'service-sdk: GET /networks attempt 3/3: 200',
+  ]);
+  expect(lines.join('\\n')).not.toContain(apiKey);
+  expect(attempts).toEqual([1, 2, 3]);
+  sandbox.close();
+});
+
+test('SERVICE_SDK_LOG=debug logs each attempt on console', async () => {
+  const sandbox = createSandbox();
+  vi.stubEnv('SERVICE_SDK_LOG', 'debug');
+  const lines: string[] = [];
+  for (const level of ['debug', 'info'] as const) vi.spyOn(console, level).mockImplementation((m: string) => void lines.push(m));
+  const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch: sandbox.fetch, retry: QUICK });
+  sandbox.inject({ route: 'listNetworks', status: 503, times: 2 });
+  await unwrap(channels.GET('/networks'));
+  expect(lines.map((line) => line.replace(/ in \\d+ ms.*$/, ''))).toEqual([
+    'service-sdk: GET /networks attempt 1/3: 503',
+    'service-sdk: GET /networks attempt 2/3: 503',
+    'service-sdk: GET /networks attempt 3/3: 200',
+  ]);
+  vi.unstubAllEnvs();
+  sandbox.close();
+});
+
+test('per-call options are honoured or refused by name', async () => {
+  const sandbox = createSandbox();
+  let sent = 0;
+  const channels = createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch: (r, i) => (sent++, sandbox.fetch(r, i)), retry: QUICK });
+  sandbox.inject({ route: 'listNetworks', status: 503, times: 1 });
+  expect((await channels.GET('/networks', { retry: false })).response.status).toBe(503);
+  expect(sent).toBe(1);
+  // @ts-expect-error -- not an option of a call
+  await expect(channels.GET('/networks', { bogusOption: 1 })).rejects.toThrow(ConfigurationError);
+  expect(sent).toBe(1);
+  sandbox.close();
+});
+`;
+
 let tmp: string;
 let project: string;
 
@@ -74,6 +133,7 @@ beforeAll(async () => {
   await installProject(project, [packed.tarball, 'vitest@4.1.12']);
   await writeFile(join(project, 'payouts.ts'), PAYOUTS_TS);
   await writeFile(join(project, 'payouts.test.ts'), PAYOUTS_TEST_TS);
+  await writeFile(join(project, 'operable.test.ts'), OPERABLE_TEST_TS);
 }, 240_000);
 
 afterAll(async () => {
@@ -84,6 +144,7 @@ describe('the packed package in an empty project', () => {
   it("runs the user's test of production code with production options against the sandbox", { timeout: 120_000 }, async () => {
     const { stdout } = await run(join(project, 'node_modules', '.bin', 'vitest'), ['run', '--reporter=verbose'], project, { ...isolatedEnv(), CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
     expect(stdout).toContain('a payout reaches confirmed, even through a 503 on the finalize');
-    expect(stdout).toMatch(/Tests\s+1 passed/);
+    expect(stdout).toContain('two injected 503s and a logger: three lines');
+    expect(stdout).toMatch(/Tests\s+4 passed/);
   });
 });

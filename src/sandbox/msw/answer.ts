@@ -6,19 +6,22 @@
  * from a server, so a test fails with the reason instead of a hang or a
  * request sent on to the network.
  */
-import type { Sandbox } from '../sandbox.js';
-import { SandboxUsageError } from '../errors.js';
-import { InjectedDrop } from '../faults.js';
+import { failureAnswer } from '../failure-answer.js';
 import { SANDBOX_PROBE_HEADER } from '../../streams/report-stream/sandbox-link.js';
 
-/** `type` of the 404 answer for a request the sandbox cannot serve (its `message` says why). */
-export const SANDBOX_USAGE_ERROR_TYPE = 'SANDBOX_USAGE_ERROR';
+export { SANDBOX_USAGE_ERROR_TYPE } from '../failure-answer.js';
+
+/** What of a sandbox an answer needs (the type, not the module: the sandbox itself imports its HTTP edges). */
+interface Dispatching {
+  fetch(request: Request): Promise<Response>;
+  dispatch(request: Request, listening: boolean): Promise<Response>;
+}
 
 /**
  * `request` answered by the sandbox at `url`: the request itself when the URL
  * stays, else a request with its method, headers, body and signal at `url`.
  */
-export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch' | 'dispatch'>, request: Request, url = request.url): Promise<Response> {
+export async function answerFromSandbox(sandbox: Dispatching, request: Request, url = request.url): Promise<Response> {
   const target = url === request.url ? request : new Request(url, await handOver(request));
   try {
     // MSW's request is its own copy of the application's, read by nobody after: dispatched as it is, where
@@ -26,14 +29,9 @@ export async function answerFromSandbox(sandbox: Pick<Sandbox, 'fetch' | 'dispat
     // A report stream's probe goes through sandbox.fetch, which recognises it (see in-process-link.ts).
     return await (target.headers.has(SANDBOX_PROBE_HEADER) ? sandbox.fetch(target) : sandbox.dispatch(target, false));
   } catch (error) {
-    // A `drop` fault closes the connection; an aborted request has nobody to answer.
-    if (error instanceof InjectedDrop || request.signal.aborted) return Response.error();
-    // `{ type, message }`: the SDK's clients read it into an ApiError with that message.
-    if (error instanceof SandboxUsageError) return Response.json({ type: SANDBOX_USAGE_ERROR_TYPE, message: error.message }, { status: 404 });
-    // A SandboxViolationError (kept in sandbox.violations too) or a failure of the sandbox itself: loud, as the listener answers it.
-    const name = error instanceof Error ? error.name : 'Error';
-    const message = error instanceof Error ? error.message : String(error);
-    return Response.json({ type: 'SANDBOX_ERROR', message: `${name}: ${message}` }, { status: 500 });
+    const answer = failureAnswer(error, request.signal.aborted);
+    // No answer: MSW's network error, as a closed connection would be.
+    return answer === 'no answer' ? Response.error() : answer;
   }
 }
 
