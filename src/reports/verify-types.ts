@@ -18,7 +18,7 @@ import { SdkError } from '../core/sdk-error.js';
 export type ReportTrust = Readonly<Record<string, { readonly f: number; readonly signers: readonly string[] }>>;
 
 /**
- * Why a report is not valid:
+ * Why a report is not valid. `verifyReport` gives the first five:
  * - `malformed`: not `0x`-hex, or not an ABI encoding of
  *   `(bytes32[3], bytes, bytes32[], bytes32[], bytes32)`;
  * - `unknown_config`: its config digest (`reportContext[0]`) is not in the trust;
@@ -27,8 +27,22 @@ export type ReportTrust = Readonly<Record<string, { readonly f: number; readonly
  *   the configuration, or none at all (r or s out of range, a v byte that is
  *   not 0 or 1);
  * - `duplicate_signer`: one signer signed twice.
+ *
+ * Where the SDK verifies for you (the REST helpers' and the stream's `verify`), also:
+ * - `unexpected_report`: a genuine report that is not the one asked for (another
+ *   stream, times that do not cover the time asked for, or an envelope
+ *   that disagrees with the signed report);
+ * - `verifier_unavailable`: the verifier's module could not be loaded (it is
+ *   tried again at the next report).
  */
-export type ReportVerificationReason = 'malformed' | 'unknown_config' | 'signature_count' | 'not_a_signer' | 'duplicate_signer';
+export type ReportVerificationReason =
+  | 'malformed'
+  | 'unknown_config'
+  | 'signature_count'
+  | 'not_a_signer'
+  | 'duplicate_signer'
+  | 'unexpected_report'
+  | 'verifier_unavailable';
 
 /** A report the trust vouches for: its config digest and the signers who signed it (recovered, in signature order, lowercase). */
 export interface ValidReport {
