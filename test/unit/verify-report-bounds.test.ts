@@ -20,6 +20,7 @@ import {
   type StreamsClient,
 } from '../../src/streams/index.js';
 import { sendJson, startLocalServer, type LocalServer } from '../support/local-server.js';
+import { readmeClaim } from '../support/readme-claim.js';
 import { rejection } from '../support/rejection.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
@@ -59,7 +60,7 @@ async function refused(body: unknown, call: () => Promise<unknown>, message: Reg
   expect((error as Error).message).toMatch(message);
 }
 
-describe('with { verify }, a genuine report that is not the one asked for is refused', () => {
+describe(readmeClaim('A genuine report that is not the one asked for (another stream, signed times that do not cover the time asked for, an envelope that disagrees with the signed report) throws with `reason` `unexpected_report`.'), () => {
   const verify = () => ({ verify: sandbox.reportTrust });
 
   it('getLatestReport: another stream, or an envelope naming the stream asked for over another stream\'s report', async () => {

@@ -13,6 +13,7 @@ import {
   ReportVerificationError,
 } from '../../src/streams/index.js';
 import { fakeFetch, json } from '../support/fake-fetch.js';
+import { readmeClaim } from '../support/readme-claim.js';
 import { rejection } from '../support/rejection.js';
 import { signedReport, testBlob, testDon, testSigner, type TestDon } from '../support/signed-reports.js';
 
@@ -67,7 +68,7 @@ describe('REST helpers with { verify: trust }', () => {
     await expect(getReportsPage(client(json(200, { reports: [forged] })), { feedID, startTimestamp: 1 }, { verify: don.trust })).rejects.toThrow(ReportVerificationError);
   });
 
-  it('a malformed trust is a ConfigurationError naming it before any request, from every helper', async () => {
+  it(readmeClaim('A malformed trust is a `ConfigurationError` before any request.'), async () => {
     const trust = { [don.configDigest]: { f: 1, signers: ['0xnot-an-address'] } };
     const calls = [
       (c: ReturnType<typeof createStreamsClient>) => getLatestReport(c, feedID, { verify: trust }),
