@@ -22,13 +22,19 @@ describe('streamReports(…, { verify: trust })', () => {
   const don = testDon(1);
   const stranger = testSigner(777);
 
-  it(readmeClaim('With `verify: trust` the stream also delivers only reports whose signatures verify (as `verifyReport`); the others are skipped as `unverified`'), async () => {
+  /** A report server of two origins, and a stream verifying against `don` connected to both. */
+  async function verifyingStreamOfTwoOrigins() {
     harness = await startHarness({ origins: ['001', '002'], firstTimestamp: 1_700_000_000 });
     const { server } = harness;
     const [feed] = server.feeds as [string];
     const { stream, events } = openStream(harness, { verify: don.trust });
     const { received, done } = consume(stream);
     await waitFor(() => server.connectionCount() === 2, 'both origins to connect');
+    return { server, feed, stream, events, received, done };
+  }
+
+  it(readmeClaim('With `verify: trust` the stream also delivers only reports whose signatures verify (as `verifyReport`); the others are skipped as `unverified`'), async () => {
+    const { server, feed, stream, events, received, done } = await verifyingStreamOfTwoOrigins();
     const genuine: Report[] = [];
     for (let t = 1_700_000_001; t <= 1_700_000_004; t++) {
       const unsigned = makeV3Report(feed, t);
@@ -52,12 +58,7 @@ describe('streamReports(…, { verify: trust })', () => {
   });
 
   it('a forged copy of a delivered report is skipped as unverified, and a genuine different copy is still a conflict', async () => {
-    harness = await startHarness({ origins: ['001', '002'], firstTimestamp: 1_700_000_000 });
-    const { server } = harness;
-    const [feed] = server.feeds as [string];
-    const { stream, events } = openStream(harness, { verify: don.trust });
-    const { received, done } = consume(stream);
-    await waitFor(() => server.connectionCount() === 2, 'both origins to connect');
+    const { server, feed, stream, events, received, done } = await verifyingStreamOfTwoOrigins();
     const unsigned = makeV3Report(feed, 1_700_000_001);
     const good = { ...unsigned, fullReport: await resign(unsigned.fullReport as `0x${string}`, don) };
     server.sendRaw('002', message(good));
