@@ -50,6 +50,7 @@ export {
 } from './layouts.js';
 export { verifyReport } from './verify.js';
 export {
+  DEFAULT_LOG_BLOCK_RANGE,
   readReportTrust,
   ReportTrustReadError,
   verifierPayload,
@@ -61,6 +62,7 @@ export {
 export {
   ReportVerificationError,
   type InvalidReport,
+  type ReportConfiguration,
   type ReportTrust,
   type ReportVerification,
   type ReportVerificationReason,

@@ -12,8 +12,9 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** The verifier's limit on a configuration's size (OCR2's `MAX_NUM_ORACLES`). */
 const MAX_ORACLES = 31;
 
-/** A configuration as the check uses it: f and a set of lowercase signers. */
+/** A configuration as the check uses it: its stream (lowercase, when the trust names one), f and a set of lowercase signers. */
 export interface Configuration {
+  readonly feedID: string | undefined;
   readonly f: number;
   readonly signers: ReadonlySet<string>;
 }
@@ -21,7 +22,7 @@ export interface Configuration {
 /** `trust` itself is a record (the first check of every use of it). */
 export function checkTrustRecord(trust: unknown, option: string): asserts trust is ReportTrust {
   if (typeof trust !== 'object' || trust === null || Array.isArray(trust)) {
-    throw new ConfigurationError(option, `expected a record of config digest to { f, signers }, got ${quoteInput(trust)}`);
+    throw new ConfigurationError(option, `expected a record of config digest to { feedID, f, signers }, got ${quoteInput(trust)}`);
   }
 }
 
@@ -33,7 +34,10 @@ export function checkTrustRecord(trust: unknown, option: string): asserts trust 
 function checkedConfiguration(trust: ReportTrust, key: string, option: string): Configuration {
   const where = `${option}[${key}]`;
   if (!DIGEST.test(key)) throw new ConfigurationError(option, `${quoteInput(key)} is not a 32-byte 0x-hex config digest`);
-  const { f, signers } = (trust[key] ?? {}) as { f?: unknown; signers?: unknown };
+  const { feedID, f, signers } = (trust[key] ?? {}) as { feedID?: unknown; f?: unknown; signers?: unknown };
+  if (feedID !== undefined && (typeof feedID !== 'string' || !DIGEST.test(feedID))) {
+    throw new ConfigurationError(`${where}.feedID`, `${quoteInput(feedID)} is not a 32-byte 0x-hex stream ID`);
+  }
   if (typeof f !== 'number' || !Number.isInteger(f) || f < 1) throw new ConfigurationError(`${where}.f`, `expected a positive integer, got ${quoteInput(f)}`);
   if (!Array.isArray(signers)) throw new ConfigurationError(`${where}.signers`, `expected an array of addresses, got ${quoteInput(signers)}`);
   if (signers.length <= 3 * f || signers.length > MAX_ORACLES) {
@@ -45,7 +49,7 @@ function checkedConfiguration(trust: ReportTrust, key: string, option: string): 
     set.add(address.toLowerCase());
   });
   if (set.size !== signers.length) throw new ConfigurationError(`${where}.signers`, 'lists a signer twice');
-  return { f, signers: set };
+  return { feedID: typeof feedID === 'string' ? feedID.toLowerCase() : undefined, f, signers: set };
 }
 
 /**

@@ -6,8 +6,7 @@
  * none of it (a bundler puts it in a chunk of its own: the specifier is a
  * static string).
  */
-import { SdkError } from '../core/sdk-error.js';
-import type { ReportTrust, ReportVerification } from './verify-types.js';
+import { ReportVerificationError, type ReportTrust, type ReportVerification } from './verify-types.js';
 
 /** `verifyReport`'s signature. */
 export type ReportVerifier = (fullReport: string, trust: ReportTrust) => ReportVerification;
@@ -17,15 +16,16 @@ let loading: Promise<ReportVerifier> | undefined;
 /**
  * `verifyReport`, imported once (later calls share the first import).
  *
- * @throws {SdkError} when the verifier's module cannot be loaded (a chunk
- *   the app's server no longer serves); the next call tries again.
+ * @throws {ReportVerificationError} `verifier_unavailable` when the
+ *   verifier's module cannot be loaded (a chunk the app's server no longer
+ *   serves); the next call tries again.
  */
 export function loadVerifier(): Promise<ReportVerifier> {
   loading ??= import('./verify-loaded.js').then(
     (module) => module.verifier,
     (cause: unknown) => {
       loading = undefined;
-      throw new SdkError(`cannot verify reports: the report verifier's module did not load (${String(cause)})`);
+      throw new ReportVerificationError({ valid: false, reason: 'verifier_unavailable', message: `the report verifier's module did not load (${String(cause)})` });
     },
   );
   return loading;

@@ -3,7 +3,8 @@
  * report verification off-chain, exactly as the Data Streams verifier
  * contract (`Verifier.sol`, llo-feeds) does it on-chain:
  *
- * 1. the configuration is the one of `configDigest = reportContext[0]`;
+ * 1. the configuration is the one of `configDigest = reportContext[0]` set
+ *    for the stream the blob names (`bytes32(reportData)`);
  * 2. `rs.length` must equal `f + 1`, and `ss.length` must equal `rs.length`;
  * 3. `h = keccak256(keccak256(reportBlob) ‖ reportContext[0] ‖ reportContext[1] ‖ reportContext[2])`;
  * 4. signer i is `ecrecover(h, uint8(rawVs[i]) + 27, rs[i], ss[i])`; each
@@ -31,6 +32,12 @@ function hexOf(bytes: Uint8Array, offset: number, length: number): string {
   return hex;
 }
 
+/** `bytes32(reportData)`: the blob's first 32 bytes, zero-padded when it is shorter (as Solidity converts). */
+function blobFeedID(bytes: Uint8Array, blobOffset: number, blobLength: number): string {
+  const head = hexOf(bytes, blobOffset, Math.min(blobLength, 32));
+  return head.padEnd(66, '0');
+}
+
 /**
  * {@link verifyReport}'s check with `ecrecover` passed in. The recovery is a
  * parameter so that this module imports no secp256k1: `verify.ts` (exported)
@@ -50,6 +57,11 @@ export function verifySignatures(fullReport: string, trust: ReportTrust, ecrecov
   const configDigest = hexOf(bytes, 0, 32);
   const configuration = configurationOf(trust, configDigest);
   if (configuration === undefined) return invalid('unknown_config', `the report's config digest ${configDigest} is not one the trust holds`);
+  // The contract reads the stream from the blob's first word and looks the digest up under that stream alone.
+  const feedID = blobFeedID(bytes, report.blobOffset, report.blobLength);
+  if (configuration.feedID !== undefined && configuration.feedID !== feedID) {
+    return invalid('unknown_config', `the report is of stream ${feedID}, but the trust holds config digest ${configDigest} for stream ${configuration.feedID}`);
+  }
   const expected = configuration.f + 1;
   if (report.rsCount !== expected) {
     return invalid('signature_count', `the report carries ${report.rsCount} signatures (r values); configuration ${configDigest} (f = ${configuration.f}) requires exactly ${expected}`);

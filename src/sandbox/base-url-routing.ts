@@ -31,14 +31,13 @@ import { apiKeyOf } from './auth.js';
 import {
   baseUrlFix,
   basePathProblem,
-  isProductionHost,
   isProxiedPolicyBase,
   OWN_BASE_PATH,
   policyApiName,
   type BasePathProblem,
-  POLICY_API_NAMES,
   type PolicyApiName,
 } from './base-paths.js';
+import { namedBaseUrls, type OptionKey } from './base-url-rules.js';
 import type { SandboxCredentials } from './context.js';
 import { SandboxUsageError } from './errors.js';
 import { pathWithQuery } from '../core/auth.js';
@@ -72,8 +71,6 @@ type Served = Exclude<RouteResult, { kind: 'no_api' }>;
 
 /** Finds the API and operation of a request; throws a SandboxUsageError when the sandbox cannot serve it. */
 export type RequestRouter = (request: Request, local: boolean) => Served;
-
-const OPTION_KEYS = ['channels', 'streams', 'policy'] as const;
 
 const POLICY_APIS: readonly SandboxApi[] = ['policy-coordinator', 'policy-evaluation', 'policy-reporting'];
 
@@ -255,7 +252,7 @@ function credentialName(api: SandboxApi): string {
   return `sandbox.credentials.${optionKeyOf(api)}.apiKey`;
 }
 
-function optionKeyOf(api: SandboxApi): (typeof OPTION_KEYS)[number] {
+function optionKeyOf(api: SandboxApi): OptionKey {
   return POLICY_APIS.includes(api) ? 'policy' : (api as 'channels' | 'streams');
 }
 
@@ -274,104 +271,16 @@ interface Mount {
 
 /** The mounts of `createSandbox({ baseUrls })`, longest first; bad values are a SandboxUsageError naming the field. */
 function configuredMounts(baseUrls: SandboxServedBaseUrls | undefined): Mount[] {
-  if (baseUrls === undefined) return [];
-  if (baseUrls === null || typeof baseUrls !== 'object' || Array.isArray(baseUrls)) {
-    throw new SandboxUsageError(`createSandbox(): baseUrls must be an object ({ ${OPTION_KEYS.join(', ')} })`);
-  }
-  const mounts: Mount[] = [];
-  for (const [key, value] of Object.entries(baseUrls)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new SandboxUsageError(`createSandbox(): baseUrls.${key.slice(0, 40)} is not an API of the sandbox (known: ${OPTION_KEYS.join(', ')})`);
-    }
-    if (value === undefined) continue;
-    if (key === 'policy' && value !== null && typeof value === 'object') {
-      mounts.push(...policyApiMounts(value));
-      continue;
-    }
-    const base = absoluteUrl(key, value);
-    checkBasePath(key as (typeof OPTION_KEYS)[number], base);
-    if (key === 'policy') {
-      mounts.push(
-        { api: 'policy-evaluation', prefix: `${base}/v1/evaluation` },
-        { api: 'policy-reporting', prefix: `${base}/v1/reporting` },
-        { api: 'policy-coordinator', prefix: `${base}/v1` },
-      );
-    } else {
-      mounts.push({ api: key as 'channels' | 'streams', prefix: base });
-    }
-  }
+  const mounts = namedBaseUrls(baseUrls, 'createSandbox()').flatMap(({ option, policyApi, url }): Mount[] => {
+    if (policyApi !== undefined) return [{ api: `policy-${policyApi}`, prefix: url, perApi: true }];
+    if (option !== 'policy') return [{ api: option, prefix: url }];
+    return [
+      { api: 'policy-evaluation', prefix: `${url}/v1/evaluation` },
+      { api: 'policy-reporting', prefix: `${url}/v1/reporting` },
+      { api: 'policy-coordinator', prefix: `${url}/v1` },
+    ];
+  });
   return mounts.sort((a, b) => b.prefix.length - a.prefix.length);
-}
-
-/**
- * A base URL of `baseUrls` must be one the real service has: named here, a
- * policy host with a path would have the sandbox serve the doubled `/v1` that
- * production answers with 404.
- */
-function checkBasePath(key: (typeof OPTION_KEYS)[number], base: string): void {
-  const { origin, pathname } = new URL(base);
-  const path = pathname === '/' ? '' : pathname;
-  const problem =
-    key === 'policy' ? basePathProblem('policy-coordinator', origin, `${path}/v1`) : basePathProblem(key, origin, path);
-  if (problem === undefined) return;
-  // Off the production host, a policy host with a path may be meant for a proxy in front of one policy API.
-  const proxy =
-    key === 'policy' && !isProductionHost(origin)
-      ? `; for a proxy in front of one policy API, give its base URL as the policy client's baseUrls names it, e.g. baseUrls.policy: { coordinator: '${base}/v1' }`
-      : '';
-  throw new SandboxUsageError(
-    `createSandbox(): baseUrls.${key} '${base}' is not a base URL the service has: ${problem.reason} (as a ${key} client's baseUrl). ` +
-      `Give ${problem.hostOnly ? 'the host only: ' : ''}baseUrls.${key}: '${problem.baseUrl}'${proxy}`,
-  );
-}
-
-/**
- * The mounts of `baseUrls.policy: { coordinator, evaluation, reporting }`:
- * each the whole base URL of one policy API, any path a proxy has, except
- * what no proxy's would be: a path on the production host (which has each
- * API at one base URL) or a doubled `/v1` (a host with `/v1` given as one).
- */
-function policyApiMounts(value: object): Mount[] {
-  if (Array.isArray(value)) {
-    throw new SandboxUsageError(
-      `createSandbox(): baseUrls.policy must be the policy host (a string) or an object of per-API base URLs ({ ${POLICY_API_NAMES.join(', ')} }), as the policy client's baseUrls`,
-    );
-  }
-  const mounts: Mount[] = [];
-  for (const [name, url] of Object.entries(value)) {
-    if (!(POLICY_API_NAMES as readonly string[]).includes(name)) {
-      throw new SandboxUsageError(`createSandbox(): baseUrls.policy.${name.slice(0, 40)} is not a policy API (known: ${POLICY_API_NAMES.join(', ')})`);
-    }
-    if (url === undefined) continue;
-    const field = `policy.${name}`;
-    const api = `policy-${name}` as SandboxApi;
-    const base = absoluteUrl(field, url);
-    const { origin, pathname } = new URL(base);
-    const [home] = DEFAULT_BASE_URLS[api];
-    if (isProductionHost(origin) && base !== home) {
-      throw new SandboxUsageError(`createSandbox(): baseUrls.${field} '${base}' is not a base URL the service has: on ${origin} the policy ${name} API is at ${home!}. Give baseUrls.${field}: '${home!}'`);
-    }
-    if (/\/v1\/v1(\/|$)/.test(pathname)) {
-      const once = `${origin}${pathname.replace(/\/v1\/v1(?=\/|$)/, '/v1')}`.replace(/\/+$/, '');
-      throw new SandboxUsageError(`createSandbox(): baseUrls.${field} '${base}' has '/v1' twice, which no proxy's base URL has. Give baseUrls.${field}: '${once}'`);
-    }
-    mounts.push({ api, prefix: base, perApi: true });
-  }
-  return mounts;
-}
-
-/** An absolute http(s) URL without a trailing `/`, query or fragment, as a client's `baseUrl` would send it. */
-function absoluteUrl(key: string, value: unknown): string {
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.search !== '' || parsed.hash !== '') {
-    throw new SandboxUsageError(`createSandbox(): baseUrls.${key} must be an absolute http(s) URL without query, like a client's baseUrl`);
-  }
-  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '');
 }
 
 /** `tail` is empty (the root) or starts with `/`, so a plain suffix test stops at a segment boundary. */

@@ -5,8 +5,10 @@ import type { components, operations } from '../../generated/types/streams.js';
 import type { StreamsClient } from './client.js';
 import { decodeReport } from '../reports/decode.js';
 import type { DecodedReport } from '../reports/decoded.js';
+import { checkReportTrust } from '../reports/verify-config.js';
 import { loadVerifier, type ReportVerifier } from '../reports/verify-lazy.js';
 import { ReportVerificationError, type ReportTrust } from '../reports/verify-types.js';
+import { streamToDecodeAs, unaskedReport, type AskedFor } from './asked-for.js';
 
 /** A report as the streams API returns it: `feedID`, its timestamps and the signed `fullReport`. */
 export type Report = components['schemas']['Report'];
@@ -23,15 +25,20 @@ export interface ReportOptions {
   signal?: AbortSignal;
   /**
    * Also decode each report's `fullReport` into `decoded`. A blob that does
-   * not decode, or whose feed ID differs from the report's, throws a
+   * not decode, or whose feed ID is not the stream asked for, throws a
    * ReportDecodeError naming what was wrong.
    */
   decode?: boolean;
   /**
    * Also verify each report's signatures against these oracle network
-   * configurations, as the on-chain verifier would (`verifyReport`): a
-   * report that fails throws a ReportVerificationError with the reason, and
-   * a bulk answer or a page holding one such report throws whole. Without
+   * configurations, as the on-chain verifier would (`verifyReport`), and
+   * that it is the report asked for: its signed stream is the one asked
+   * for, its signed times cover the time asked for (a page's: at or after
+   * its start), and its envelope says what the signed report says. A report
+   * that fails throws a ReportVerificationError with the reason
+   * (`unexpected_report` for a genuine report that is not the one asked
+   * for), and a bulk answer or a page holding one such report throws whole.
+   * A malformed trust throws ConfigurationError before any request. Without
    * it, nothing checks that a report was signed by the oracle network.
    */
   verify?: ReportTrust;
@@ -59,21 +66,33 @@ const hasReport = (body: Record<string, unknown>) => isRecord(body.report) && is
 const hasReports = (body: Record<string, unknown>) => isArrayOf(body.reports, isReport);
 
 /**
- * The verifier when the options ask for verification, else undefined: loaded
- * only then (a dynamic import), so the helpers load no secp256k1 without `verify`.
+ * The verifier when the options ask for verification, else undefined: the
+ * trust is checked first (a malformed one is refused before any request),
+ * and the verifier loaded only then (a dynamic import), so the helpers load
+ * no secp256k1 without `verify`.
  */
 async function verifierFor(options: ReportOptions | undefined): Promise<ReportVerifier | undefined> {
-  return options?.verify === undefined ? undefined : loadVerifier();
+  if (options?.verify === undefined) return undefined;
+  checkReportTrust(options.verify, 'verify');
+  return loadVerifier();
 }
 
-/** The report as the options ask: verified first with `verifier` (throwing ReportVerificationError), then decoded. */
-function maybeDecode<O extends ReportOptions | undefined>(report: Report, options: O | undefined, verifier: ReportVerifier | undefined): ReportOf<O> {
+/**
+ * The report as the options ask. With `verify`: its signatures verified with
+ * `verifier`, then it must be the report `asked` for (signed stream and
+ * times, an envelope agreeing with them), else ReportVerificationError. Then
+ * decoded when asked, its blob compared with the stream asked for.
+ */
+function checked<O extends ReportOptions | undefined>(report: Report, options: O | undefined, verifier: ReportVerifier | undefined, asked: AskedFor): ReportOf<O> {
   if (options?.verify !== undefined) {
     // Every caller loads the verifier when `verify` is given (verifierFor): never skip a check silently.
     const verification = verifier!(report.fullReport, options.verify);
     if (!verification.valid) throw new ReportVerificationError(verification);
+    const unasked = unaskedReport(report, asked);
+    if (unasked !== undefined) throw new ReportVerificationError({ valid: false, reason: 'unexpected_report', message: unasked });
   }
-  return (options?.decode ? withDecoded(report) : report) as ReportOf<O>;
+  if (!options?.decode) return report as ReportOf<O>;
+  return { ...report, decoded: decodeReport(report.fullReport, streamToDecodeAs(report, asked)) } as ReportOf<O>;
 }
 
 /** The latest report of a stream. Throws ApiError on failure. */
@@ -89,7 +108,7 @@ export async function getLatestReport<O extends ReportOptions | undefined = unde
     'a report',
     hasReport,
   );
-  return maybeDecode<O>(data.report, options, verifier);
+  return checked<O>(data.report, options, verifier, { feedIDs: [feedID] });
 }
 
 /** The report of a stream whose span covers `timestamp` (Unix seconds). */
@@ -106,7 +125,7 @@ export async function getReportAtTimestamp<O extends ReportOptions | undefined =
     'a report',
     hasReport,
   );
-  return maybeDecode<O>(data.report, options, verifier);
+  return checked<O>(data.report, options, verifier, { feedIDs: [feedID], at: timestamp });
 }
 
 /** What `getBulkReports` resolves to: the reports found, the stream IDs that had none, and whether every stream answered. */
@@ -139,7 +158,7 @@ export async function getBulkReports<O extends ReportOptions | undefined = undef
   const present = new Set(data.reports.map((report) => report.feedID.toLowerCase()));
   const missingFeedIDs = feedIDs.filter((id) => !present.has(id.toLowerCase()));
   return {
-    reports: data.reports.map((report) => maybeDecode<O>(report, options, verifier)),
+    reports: data.reports.map((report) => checked<O>(report, options, verifier, { feedIDs, at: timestamp })),
     missingFeedIDs,
     // A 206 always means partial, even if the IDs compare equal (e.g. duplicates requested).
     complete: result.response.status !== 206 && missingFeedIDs.length === 0,
@@ -159,7 +178,8 @@ export async function getReportsPage<O extends ReportOptions | undefined = undef
     'a list of reports',
     hasReports,
   );
-  return data.reports.map((report) => maybeDecode<O>(report, options, verifier));
+  const asked = { feedIDs: [query.feedID], from: query.startTimestamp };
+  return data.reports.map((report) => checked<O>(report, options, verifier, asked));
 }
 
 /** The stream and time range `paginateReports` walks. */
@@ -171,7 +191,7 @@ export interface ReportRange extends PageOptions {
   to?: number;
   /** Yield reports with `decoded`. */
   decode?: boolean;
-  /** Verify each report's signatures against these configurations (see `ReportOptions.verify`); a report that fails throws. */
+  /** Verify each report against these configurations, and that it is of `feedID` and not before its page's start (see `ReportOptions.verify`); a report that fails throws. */
   verify?: ReportTrust;
 }
 
@@ -187,19 +207,19 @@ export function paginateReports<R extends ReportRange>(
   const { feedID, from, to = Number.POSITIVE_INFINITY, pageSize, signal } = range;
   // Set by the first page's fetch (before any page's reports are yielded) when `verify` is given.
   let verifier: ReportVerifier | undefined;
-  return walkPages<Report[], ReportOf<R>, number>(
+  return walkPages<{ start: number; reports: Report[] }, ReportOf<R>, number>(
     {
       first: from,
       fetchPage: async (startTimestamp) => {
         const query = pageSize === undefined ? { feedID, startTimestamp } : { feedID, startTimestamp, limit: pageSize };
         verifier ??= await verifierFor(range);
         const page = await getReportsPage(client, query, { signal });
-        return page.filter((report) => report.observationsTimestamp <= to);
+        return { start: startTimestamp, reports: page.filter((report) => report.observationsTimestamp <= to) };
       },
-      // Decoding happens per page as it is yielded, so memory stays bounded by one page.
-      itemsOf: (page) => page.map((report) => maybeDecode<R>(report, range, verifier)),
-      nextCursor: (page) => {
-        const last = page[page.length - 1]!.observationsTimestamp;
+      // Checked and decoded per page as it is yielded, so memory stays bounded by one page.
+      itemsOf: ({ start, reports }) => reports.map((report) => checked<R>(report, range, verifier, { feedIDs: [feedID], from: start })),
+      nextCursor: ({ reports }) => {
+        const last = reports[reports.length - 1]!.observationsTimestamp;
         return last >= to ? undefined : last + 1;
       },
     },

@@ -83,16 +83,18 @@ describe(readmeClaim("It forges the live stream's reports too, in process and ov
     expect((rest as ReportVerificationError).reason).toBe('not_a_signer');
     // ...and the live stream skips the forged report with the same reason, delivering nothing of that second.
     sandbox.advance(1_000);
-    await waitFor(() => live.unverified().length > 0, 'the forged live report to be refused');
-    expect(live.unverified()[0]).toBeInstanceOf(ReportStreamMessageError);
-    expect(live.unverified()[0]!.message).toContain(`at ${start + 1}: not_a_signer`);
+    // A backfill that reads the report of `start` again while the fault is on gets a forged copy of it, skipped as unverified too.
+    const ofLaterSeconds = () => live.unverified().filter((error) => !error.message.includes(`at ${start}:`));
+    await waitFor(() => ofLaterSeconds().length > 0, 'the forged live report to be refused');
+    expect(ofLaterSeconds()[0]).toBeInstanceOf(ReportStreamMessageError);
+    expect(ofLaterSeconds()[0]!.message).toContain(`at ${start + 1}: not_a_signer`);
 
     fault.remove();
     sandbox.advance(1_000);
     await waitFor(() => live.received.some((report) => report.observationsTimestamp === start + 2), 'the genuine report after remove()');
     expect(live.received.map((report) => report.observationsTimestamp)).toEqual([start + 2]);
     expect(verifyReport(live.received[0]!.fullReport, sandbox.reportTrust)).toMatchObject({ valid: true });
-    expect(live.stream.stats.unverified).toBe(1);
+    expect(ofLaterSeconds()).toHaveLength(1);
   });
 
   it("through the listener's WebSocket: too_few_signatures on the streamReports route is refused as signature_count; after remove(), reports verify again", async () => {

@@ -22,13 +22,19 @@ describe('streamReports(…, { verify: trust })', () => {
   const don = testDon(1);
   const stranger = testSigner(777);
 
-  it(readmeClaim('With `verify: trust` the stream also delivers only reports whose signatures verify (as `verifyReport`); the others are skipped as `unverified`'), async () => {
+  /** A report server of two origins, and a stream verifying against `don` connected to both. */
+  async function verifyingStreamOfTwoOrigins() {
     harness = await startHarness({ origins: ['001', '002'], firstTimestamp: 1_700_000_000 });
     const { server } = harness;
     const [feed] = server.feeds as [string];
     const { stream, events } = openStream(harness, { verify: don.trust });
     const { received, done } = consume(stream);
     await waitFor(() => server.connectionCount() === 2, 'both origins to connect');
+    return { server, feed, stream, events, received, done };
+  }
+
+  it(readmeClaim('With `verify: trust` the stream also delivers only reports whose signatures verify (as `verifyReport`); the others are skipped as `unverified`'), async () => {
+    const { server, feed, stream, events, received, done } = await verifyingStreamOfTwoOrigins();
     const genuine: Report[] = [];
     for (let t = 1_700_000_001; t <= 1_700_000_004; t++) {
       const unsigned = makeV3Report(feed, t);
@@ -39,7 +45,8 @@ describe('streamReports(…, { verify: trust })', () => {
       server.sendRaw('002', message(good));
       server.sendRaw('001', message(good)); // a copy of a genuine one: a duplicate, not verified again
     }
-    await waitFor(() => received.length === 4 && stream.stats.unverified === 4, 'the genuine reports and the forged ones refused');
+    // Every message, from both origins: either origin's genuine copy may come first, the other is the duplicate.
+    await waitFor(() => received.length === 4 && stream.stats.unverified === 4 && stream.stats.received === 12, 'the genuine reports and the forged ones refused');
     await stream.close();
     await done;
 
@@ -49,6 +56,25 @@ describe('streamReports(…, { verify: trust })', () => {
     expect(skipped(events)[0]!.message).toContain(stranger.address.toLowerCase());
     // 4 forged + 4 genuine distinct reports, each verified once; 4 copies dropped as duplicates.
     expect(stream.stats).toMatchObject({ accepted: 4, unverified: 4, verified: 8, duplicates: 4 });
+  });
+
+  it('a forged copy of a delivered report is skipped as unverified, and a genuine different copy is still a conflict', async () => {
+    const { server, feed, stream, events, received, done } = await verifyingStreamOfTwoOrigins();
+    const unsigned = makeV3Report(feed, 1_700_000_001);
+    const good = { ...unsigned, fullReport: await resign(unsigned.fullReport as `0x${string}`, don) };
+    server.sendRaw('002', message(good));
+    await waitFor(() => received.length === 1, 'the genuine report');
+    // The same report signed by a stranger with one signer, then by two other signers of the DON (genuine too).
+    server.sendRaw('001', message({ ...unsigned, fullReport: await resign(unsigned.fullReport as `0x${string}`, don, [don.signers[0]!, stranger]) }));
+    await waitFor(() => stream.stats.unverified === 1, 'the forged copy refused');
+    server.sendRaw('001', message({ ...unsigned, fullReport: await resign(unsigned.fullReport as `0x${string}`, don, [don.signers[2]!, don.signers[3]!]) }));
+    await waitFor(() => stream.stats.conflicts === 1, 'the genuine copy seen as a conflict');
+    await stream.close();
+    await done;
+
+    expect(skipped(events).map((e) => [e.problem, e.message.includes('not_a_signer')])).toEqual([['unverified', true]]);
+    expect(events.filter((e) => e.type === 'conflicting-report')).toHaveLength(1);
+    expect(stream.stats).toMatchObject({ accepted: 1, unverified: 1, conflicts: 1 });
   });
 
   it(readmeClaim("Those checks do not prove the report genuine: a service that signs nothing, or a stranger's signatures, passes them."), async () => {

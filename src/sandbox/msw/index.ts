@@ -40,7 +40,8 @@ export interface SandboxHandlersOptions {
  * is a network error).
  *
  * @throws SandboxUsageError when `sandbox` is not a sandbox or a base URL is
- * not one a client would take.
+ * one `createSandbox` refuses (the same rules, in the same words: one a
+ * client would not take, or a base path the service does not have).
  */
 export function sandboxHandlers(sandbox: Sandbox, options: SandboxHandlersOptions = {}): SandboxRequestHandler[] {
   if (sandbox === null || typeof sandbox !== 'object' || typeof sandbox.fetch !== 'function' || typeof sandbox.dispatch !== 'function') {

@@ -63,10 +63,12 @@ export function configDigestOf(feedID: string): string {
 }
 
 let trust: ReportTrust | undefined;
-/** The sandbox's trust: every catalog stream's configuration (digest → f and the DON's signers). */
+/** The sandbox's trust: every catalog stream's configuration (digest → the stream, f and the DON's signers), as `readReportTrust` reads one. */
 export function sandboxReportTrust(): ReportTrust {
   trust ??= Object.freeze(
-    Object.fromEntries(SANDBOX_STREAMS.map((stream) => [configDigestOf(stream.record.feedID), Object.freeze({ f: SANDBOX_DON_F, signers: SIGNERS })])),
+    Object.fromEntries(
+      SANDBOX_STREAMS.map(({ record: { feedID } }) => [configDigestOf(feedID), Object.freeze({ feedID, f: SANDBOX_DON_F, signers: SIGNERS })]),
+    ),
   );
   return trust;
 }

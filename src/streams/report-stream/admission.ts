@@ -91,6 +91,17 @@ export class ReportAdmission<R extends Report> {
     return false;
   }
 
+  /**
+   * True when a report of the same second was delivered with other content:
+   * `isNew` would count it as a conflict. With `verify` its signatures are
+   * checked first, so that a forged copy is reported as unverified instead.
+   */
+  differsFromDelivered(feed: FeedState, report: Report): boolean {
+    if (feed.classify(report.observationsTimestamp) !== 'duplicate') return false;
+    const delivered = feed.contentAt(report.observationsTimestamp);
+    return delivered !== undefined && delivered !== report.fullReport;
+  }
+
   /** Dedup check done by the caller (`isNew`); decodes if asked, then records the report as delivered. */
   admit(feed: FeedState, report: Report, source: string): R | undefined {
     let item: R;

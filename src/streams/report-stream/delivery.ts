@@ -37,6 +37,21 @@ export class ReportDelivery<R extends Report> {
     private readonly verification?: StreamVerification,
   ) {}
 
+  /**
+   * With `verify`, a copy that differs from the report delivered for its
+   * second is verified before it counts as a conflict: a forged copy is
+   * then skipped as unverified, a genuine one comes back through `again`
+   * (whose verdict is now known) and is counted as a conflict. True while
+   * the copy is held back for that, or refused.
+   */
+  private verifyingCopy(feed: FeedState, report: Report, source: string, again: () => void): boolean {
+    if (this.verification === undefined || !this.admission.differsFromDelivered(feed, report)) return false;
+    const verified = this.verification.verified(report, source);
+    if (verified === true) return false;
+    if (verified !== false) void verified.then((valid) => valid && !this.stopped && again());
+    return true;
+  }
+
   /** Held reports discarded by `overflow: 'latest-per-feed'` (the buffer counts its own). */
   get dropped(): number {
     return this.heldDropped;
@@ -44,6 +59,7 @@ export class ReportDelivery<R extends Report> {
 
   /** A live report from a connection (`source`), parsed and of a stream asked for. */
   live(feed: FeedState, report: Report, source: string): void {
+    if (this.verifyingCopy(feed, report, source, () => this.live(feed, report, source))) return;
     if (!this.admission.isNew(feed, report, source)) return;
     const verified = this.verification?.verified(report, source) ?? true;
     if (verified !== true) {
@@ -63,6 +79,7 @@ export class ReportDelivery<R extends Report> {
   async backfilled(key: string, report: Report): Promise<boolean> {
     const feed = this.admission.feed(key);
     if (this.stopped || feed === undefined) return false;
+    if (this.verifyingCopy(feed, report, 'rest', () => void this.backfilled(key, report))) return false;
     if (!this.admission.isNew(feed, report, 'rest')) return false;
     const verified = this.verification?.verified(report, 'rest') ?? true;
     if (verified !== true && !(verified !== false && (await verified))) return false;

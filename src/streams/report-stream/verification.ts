@@ -1,5 +1,5 @@
 import { loadVerifier, type ReportVerifier } from '../../reports/verify-lazy.js';
-import type { ReportTrust } from '../../reports/verify-types.js';
+import type { ReportTrust, ReportVerification } from '../../reports/verify-types.js';
 import type { Report } from '../reports.js';
 import { ReportStreamMessageError } from './errors.js';
 import type { StreamStatus } from './stats.js';
@@ -30,7 +30,9 @@ interface Waiting {
  *
  * The verifier (libsecp256k1) is imported when the stream starts with
  * `verify`, not with the SDK: reports arriving before it has loaded wait in
- * the queue like any other.
+ * the queue like any other. When it does not load (a chunk the app's server
+ * no longer serves), the reports waiting are refused as
+ * `verifier_unavailable`, and the next report tries the load again.
  */
 export class StreamVerification {
   /** Recent outcomes by `fullReport`: true, or the refusal. */
@@ -41,7 +43,9 @@ export class StreamVerification {
   private stopped = false;
   /** `verifyReport` once its module has loaded. */
   private verifier: ReportVerifier | undefined;
-  /** Why the verifier could not be loaded: every report is then refused with it. */
+  /** A load of the verifier is under way: runs wait for it. */
+  private loading = false;
+  /** Why the last load failed: the reports waiting for it are refused with it. */
   private loadFailure: string | undefined;
 
   constructor(
@@ -50,15 +54,23 @@ export class StreamVerification {
     /** Most reports waiting for verification; more are skipped (a flood must not grow memory without bound). */
     private readonly maxWaiting: number,
   ) {
+    this.load();
+  }
+
+  /** Imports the verifier unless it is loaded or loading; then works through the reports waiting. */
+  private load(): void {
+    if (this.verifier !== undefined || this.loading) return;
+    this.loading = true;
     loadVerifier().then(
-      (verifier) => (this.verifier = verifier),
+      (verifier) => {
+        this.verifier = verifier;
+        this.loadFailure = undefined;
+      },
       (error: unknown) => (this.loadFailure = error instanceof Error ? error.message : String(error)),
     ).finally(() => {
-      this.scheduled = false;
-      if (this.waiting.length > 0) this.schedule();
+      this.loading = false;
+      this.schedule();
     });
-    // Until it has loaded, runs wait for it: nothing is verified before.
-    this.scheduled = true;
   }
 
   /**
@@ -79,6 +91,7 @@ export class StreamVerification {
     }
     this.inQueue.add(report.fullReport);
     const verdict = new Promise<boolean>((settle) => this.waiting.push({ report, source, settle }));
+    this.load(); // after a failed load, each new report tries again
     this.schedule();
     return verdict;
   }
@@ -91,7 +104,7 @@ export class StreamVerification {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.stopped) return;
+    if (this.scheduled || this.stopped || this.loading || this.waiting.length === 0) return;
     this.scheduled = true;
     afterIo(() => this.run());
   }
@@ -113,8 +126,8 @@ export class StreamVerification {
   }
 
   /** The verification of one report; a refusal naming the cause when the verifier could not be loaded. */
-  private verify(fullReport: string): ReturnType<ReportVerifier> | { valid: false; reason: string; message: string } {
-    if (this.verifier === undefined) return { valid: false, reason: 'not_verified', message: this.loadFailure ?? 'the verifier is not loaded' };
+  private verify(fullReport: string): ReportVerification {
+    if (this.verifier === undefined) return { valid: false, reason: 'verifier_unavailable', message: this.loadFailure ?? 'the verifier is not loaded' };
     return this.verifier(fullReport, this.trust);
   }
 
