@@ -23,7 +23,7 @@ export const GLUE = 'scripts/secp256k1-wasm';
 /**
  * libsecp256k1's build settings. Its multiplication tables are built in
  * memory on first use, not stored in the binary: the window sets start-up
- * time and memory only (2 × 2^(w−2) points of 64 bytes: 16 kB at 10), and
+ * time and memory only (2 × 2^(w−2) points of 64 bytes: 32 kB at 10), and
  * recovery is within a few percent of window 15's (bench/README.md,
  * "Verification weight"). The endomorphism is on (its patent has expired; it
  * is always on in later libsecp256k1 releases); 32-bit field and scalar,
