@@ -1,21 +1,21 @@
 /**
  * secp256k1 public-key recovery, as Ethereum's `ecrecover` precompile does
- * it, for {@link verifyReport}: libsecp256k1 compiled to WebAssembly (the
- * build tiny-secp256k1 2.x ships, whose tables make one recovery ~8–14 times
- * faster than `@noble/curves`; the verify benchmark's notes have the figures
- * and the options rejected).
+ * it, for {@link verifyReport}: libsecp256k1 compiled to WebAssembly
+ * (scripts/lib/secp256k1-wasm.mjs; 83 kB, 28 kB gzipped: its multiplication
+ * tables are built in memory on first use rather than shipped), one recovery
+ * several times faster than `@noble/curves` (the verify benchmark's notes
+ * have the figures and the options rejected).
  *
  * The binary comes through the package's `#secp256k1-wasm` import, compiled
- * here on first use: read from the `.wasm` file (Node, Bun: no 1.6 MB of
- * base64 to parse on import), as base64 (browsers, Deno, edge runtimes), or,
- * under the `workerd` condition, the `.wasm` module the runtime compiled. Only the module's own exports are used (its
- * JavaScript wrapper reads the file with `node:fs`, which browsers, workers
- * and edge runtimes lack): the hash and the signature are written into its
- * input buffers, `recover` fills the public-key buffer.
+ * here on first use: read from the `.wasm` file (Node, Bun), as base64
+ * (browsers, Deno, edge runtimes), or, under the `workerd` condition, the
+ * `.wasm` module the runtime compiled. The module imports nothing: the hash
+ * and the signature are written into its buffers, `recover` fills the
+ * public-key buffer.
  *
  * Where the runtime refuses to compile WebAssembly from bytes (a Worker
  * bundled without the `workerd` condition), `@noble/curves` does the same
- * work in JavaScript, 7–40 times slower, with the same results: recovery
+ * work in JavaScript, several times slower, with the same results: recovery
  * is exact either way, and both sign deterministically (RFC 6979, low s).
  *
  * Semantics are the precompile's: r and s in [1, n − 1], no low-s rule, the
@@ -36,23 +36,26 @@ const ORDER = new Uint8Array([
 /** Uncompressed public key: 0x04, then x and y. */
 const PUBLIC_KEY_LENGTH = 65;
 
-/** The module's exports this file uses. */
+/** The module's exports (scripts/secp256k1-wasm/ecrecover.c): its buffers' addresses and the operations on them. */
 interface Secp256k1Exports {
   readonly memory: WebAssembly.Memory;
-  readonly HASH_INPUT: WebAssembly.Global;
-  readonly SIGNATURE_INPUT: WebAssembly.Global;
-  readonly PUBLIC_KEY_INPUT: WebAssembly.Global;
-  readonly PRIVATE_INPUT: WebAssembly.Global;
-  recover(outputLength: number, recoveryId: number): number;
-  signRecoverable(withExtraData: number): number;
-  pointFromScalar(outputLength: number): number;
+  hash_buffer(): number;
+  signature_buffer(): number;
+  private_key_buffer(): number;
+  public_key_buffer(): number;
+  /** 1 and the key in the public-key buffer, or 0 when no key recovers. */
+  recover(recoveryId: number): number;
+  /** 1 and the key in the public-key buffer, or 0 for an invalid private key. */
+  public_key_of(): number;
+  /** The recovery id and r ‖ s in the signature buffer, or −1. */
+  sign(): number;
 }
 
-/** The instance's input and output buffers, views of its memory. */
+/** The instance's operations and its buffers, views of its memory. */
 interface Engine {
-  readonly recover: (outputLength: number, recoveryId: number) => number;
-  readonly signRecoverable: (withExtraData: number) => number;
-  readonly pointFromScalar: (outputLength: number) => number;
+  readonly recover: (recoveryId: number) => number;
+  readonly publicKeyOf: () => number;
+  readonly sign: () => number;
   readonly privateKey: Uint8Array;
   readonly hash: Uint8Array;
   readonly signature: Uint8Array;
@@ -84,22 +87,6 @@ function wasmEngine(): Engine | undefined {
   }
 }
 
-/** The module's two imports: a seed for its context (only signing would use it) and its error callback. */
-const IMPORTS = {
-  './rand.js': {
-    generateInt32: (): number => {
-      const seed = new Int32Array(1);
-      globalThis.crypto?.getRandomValues(seed);
-      return seed[0]!;
-    },
-  },
-  './validate_error.js': {
-    throwError: (code: number): never => {
-      throw new SdkError(`secp256k1: the WebAssembly module refused its input (code ${code})`);
-    },
-  },
-};
-
 /** The module from what `#secp256k1-wasm` gives: base64, a reader of the `.wasm` file, or the module itself. */
 function compiled(source: typeof SECP256K1_WASM): WebAssembly.Module {
   if (typeof source === 'string') return new WebAssembly.Module(base64Bytes(source));
@@ -122,17 +109,16 @@ function loadEngine(): Engine {
         'on Cloudflare Workers bundle with the `workerd` condition, which imports it as a .wasm module',
     );
   }
-  const exports = new WebAssembly.Instance(module, IMPORTS).exports as unknown as Secp256k1Exports;
-  const view = (global: WebAssembly.Global, length: number): Uint8Array =>
-    new Uint8Array(exports.memory.buffer, global.value as number, length);
+  const exports = new WebAssembly.Instance(module, {}).exports as unknown as Secp256k1Exports;
+  const view = (address: number, length: number): Uint8Array => new Uint8Array(exports.memory.buffer, address, length);
   return {
     recover: exports.recover,
-    signRecoverable: exports.signRecoverable,
-    pointFromScalar: exports.pointFromScalar,
-    privateKey: view(exports.PRIVATE_INPUT, 32),
-    hash: view(exports.HASH_INPUT, 32),
-    signature: view(exports.SIGNATURE_INPUT, 64),
-    publicKey: view(exports.PUBLIC_KEY_INPUT, PUBLIC_KEY_LENGTH),
+    publicKeyOf: exports.public_key_of,
+    sign: exports.sign,
+    privateKey: view(exports.private_key_buffer(), 32),
+    hash: view(exports.hash_buffer(), 32),
+    signature: view(exports.signature_buffer(), 64),
+    publicKey: view(exports.public_key_buffer(), PUBLIC_KEY_LENGTH),
   };
 }
 
@@ -165,11 +151,11 @@ export function ecrecover(hash: Uint8Array, signature: Uint8Array, v: number): s
   engine.hash.set(hash);
   engine.signature.set(signature);
   // 0: r is not the x of a point, or the recovered key is the point at infinity.
-  if (engine.recover(PUBLIC_KEY_LENGTH, v - 27) !== 1) return undefined;
+  if (engine.recover(v - 27) !== 1) return undefined;
   return addressHex(keccak_256(engine.publicKey.subarray(1)));
 }
 
-/** The engine, loaded on first use. A grown memory detaches the views (the module allocates nothing here, but a stale view would fail silently). */
+/** The engine, loaded on first use. A grown memory would detach the views (the module never grows it: it has no allocator). */
 function ready(): Engine {
   if (engine === undefined || engine.hash.byteLength === 0) engine = loadEngine();
   return engine;
@@ -191,7 +177,7 @@ export function addressOf(privateKey: Uint8Array): string {
   if (engine === undefined) return addressOfJs(privateKey);
   try {
     engine.privateKey.set(privateKey);
-    engine.pointFromScalar(PUBLIC_KEY_LENGTH);
+    engine.publicKeyOf();
     return addressHex(keccak_256(engine.publicKey.subarray(1)));
   } finally {
     engine.privateKey.fill(0);
@@ -210,7 +196,7 @@ export function signHash(hash: Uint8Array, privateKey: Uint8Array): { signature:
   try {
     engine.hash.set(hash);
     engine.privateKey.set(privateKey);
-    const recoveryId = engine.signRecoverable(0);
+    const recoveryId = engine.sign();
     return { signature: engine.signature.slice(0, 64), recoveryId };
   } finally {
     engine.privateKey.fill(0);

@@ -228,7 +228,7 @@ describe.concurrent('the packed package, run by a user script', () => {
 describe.concurrent('workerd and the .wasm module', () => {
   it('the `workerd` condition brings the scan as a .wasm module, not as base64', async ({ expect }) => {
     const bundled = await bundle(join(project, 'worker.mjs'), WORKERD_CONDITIONS, 'esm');
-    // The scan's, and libsecp256k1 for verifyReport and the sandbox's signatures (1.2 MB: never as base64 here).
+    // The scan's, and libsecp256k1 for verifyReport and the sandbox's signatures (never as base64 here).
     expect([...bundled.wasmModules.keys()]).toEqual(['report-scan.wasm', 'secp256k1.wasm']);
     expect(bundled.code).toMatch(/import \w+ from "\.\/report-scan\.wasm"/);
     expect(bundled.code).toMatch(/import \w+ from "\.\/secp256k1\.wasm"/);

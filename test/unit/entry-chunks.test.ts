@@ -1,5 +1,5 @@
 /**
- * libsecp256k1 (1.2 MB of WebAssembly) loads only where a report is
+ * libsecp256k1 (83 kB of WebAssembly) loads only where a report is
  * verified or signed: the entries' initial loads, bundled with code splitting
  * as a user's bundler would, hold none of it; a user module that calls
  * `verifyReport` holds it, and the REST helpers, the live stream and the
