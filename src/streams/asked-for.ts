@@ -9,7 +9,9 @@
  * envelope, which the caller reads, can be compared instead of the blob.
  */
 import { quoteInput, ReportDecodeError } from '../reports/decode-error.js';
-import type { Report } from './reports.js';
+import type { components } from '../../generated/types/streams.js';
+
+type Report = components['schemas']['Report'];
 import { envelopeMismatch } from './report-stream/signed-fields.js';
 
 /** What a helper asked for: the streams, and the second a report must cover or the first second of a page. */

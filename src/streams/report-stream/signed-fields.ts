@@ -1,5 +1,8 @@
 import { BLOB_DATA, HEAD_BYTES } from '../../reports/diagnose.js';
-import type { Report } from '../reports.js';
+import type { components } from '../../../generated/types/streams.js';
+
+/** A report as the streams API returns it (the type `reports.ts` exports, named here without importing the helpers that use this module). */
+type Report = components['schemas']['Report'];
 
 /**
  * The envelope of a stream message (`feedID`, `validFromTimestamp`,
