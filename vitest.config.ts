@@ -52,6 +52,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // `service-sdk mcp` (src/mcp) driven over stdio by the official MCP SDK's Client.
+        test: { name: 'mcp', include: ['test/mcp/**/*.test.ts'] },
+      },
+      {
+        extends: true,
         test: { name: 'package', include: ['test/package/**/*.test.ts'] },
       },
       {
