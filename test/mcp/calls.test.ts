@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { findApi } from '../../src/cli/apis.js';
 import { loadTable } from '../../src/cli/spec-table.js';
 import { useListeningSandbox } from '../support/listening-sandbox.js';
+import { readmeClaim } from '../support/readme-claim.js';
 import { sharedMcp, startMcp } from './support/mcp-session.js';
 
 const shared = sharedMcp();
@@ -80,7 +81,7 @@ describe('service-sdk mcp --sandbox: calls', () => {
     expect(waited).toMatchObject({ operation_id: ref.operation_id, status: 'confirmed' });
   });
 
-  it('wait_for_operation on a draft answers at once that the user signs it, never the server', async () => {
+  it(readmeClaim('an operation drafted for signature waits for you to sign it, and `wait_for_operation` says so'), async () => {
     const session = await sandboxed();
     const ref = await operationTools(session, 'mcp-draft');
     const result = await session.client.callTool({ name: 'wait_for_operation', arguments: ref });
@@ -98,7 +99,7 @@ describe('service-sdk mcp --sandbox: calls', () => {
     expect(await session.call('verify_report', { full_report: altered })).toMatchObject({ valid: false });
   });
 
-  it('refuses a body that breaks the spec before sending, naming the field', async () => {
+  it(readmeClaim('arguments are checked against the spec before anything is sent, and a refusal names the argument (`body.wallet_owner_address is required`)'), async () => {
     const session = await sandboxed();
     expect(await session.refused('channels_create_wallet', { body: { name: 'x', wallet_owner_address: 'not-an-address', chain_selector: SEPOLIA, wallet_type: 'ecdsa' } })).toMatch(
       /^refused before sending: body\.wallet_owner_address: expected .*0x/,
@@ -141,7 +142,7 @@ describe('service-sdk mcp: credentials', () => {
     for (const secret of SECRETS) expect(said).not.toContain(secret);
   });
 
-  it('a secret the service echoes back is redacted from the answer', async () => {
+  it(readmeClaim('no tool takes or answers one, and any that the service echoes back is redacted'), async () => {
     const session = await startMcp(['--apis', 'channels'], envOf());
     // A wallet named after the key: the service answers it, the server keeps it out.
     const wallet = await session.call('channels_create_wallet', { body: { name: 'chan-key-4b1d9e', wallet_owner_address: OWNER, chain_selector: SEPOLIA, wallet_type: 'ecdsa' } });

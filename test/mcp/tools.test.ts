@@ -7,7 +7,10 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { CLI_APIS } from '../../src/cli/apis.js';
 import { loadTable, type CliOperation } from '../../src/cli/spec-table.js';
-import { sharedMcp } from './support/mcp-session.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readmeClaim } from '../support/readme-claim.js';
+import { ROOT, sharedMcp } from './support/mcp-session.js';
 
 const startMcp = sharedMcp();
 
@@ -111,4 +114,20 @@ describe('service-sdk mcp: the tools', () => {
     expect(found.map((tool) => tool.name)).not.toContain('channels_create_wallet');
     expect(await session.refused('call_tool', { name: 'channels_create_wallet', arguments: { body: {} } })).toContain('no tool "channels_create_wallet" (this server is read-only)');
   });
+
+  it(readmeClaim('The size of `tools/list` in each mode (within 5%; tokens estimated as bytes / 4)'), async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^ *\| (all \(default\)|`[^`]+`) \| (\d+) \| ([\d,]+) \| ([\d,]+) \|$/gm)];
+    expect(rows.map((row) => row[1])).toEqual(['all (default)', '`--read-only`', '`--apis channels,streams`', '`--apis channels,streams --read-only`', '`--dynamic`']);
+    const number = (text: string) => Number(text.replace(/,/g, ''));
+    for (const [, mode, count, bytes, tokens] of rows) {
+      const args = mode === 'all (default)' ? [] : mode!.slice(1, -1).split(' ');
+      const tools = await listed(args);
+      const measured = Buffer.byteLength(JSON.stringify({ tools }));
+      expect(tools.length, mode).toBe(number(count!));
+      expect(Math.abs(measured - number(bytes!)) / number(bytes!), `${mode}: ${measured} bytes`).toBeLessThan(0.05);
+      expect(Math.abs(measured / 4 - number(tokens!)) / number(tokens!), mode).toBeLessThan(0.05);
+    }
+    // Five servers start here.
+  }, 180_000);
 });
