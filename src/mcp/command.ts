@@ -11,9 +11,10 @@ import type { CliIo } from '../cli/io.js';
 
 export const MCP_SDK = '@modelcontextprotocol/sdk';
 
-export const MCP_HELP = `usage: service-sdk mcp [--sandbox] [--apis <list>] [--read-only] [--dynamic] [--profile NAME] [--trust <json|@file>]
+export const MCP_HELP = `usage: service-sdk mcp [--sandbox] [--apis <list>] [--read-only] [--dynamic] [--profile NAME] [--trust <json|@file>] [--http <port>]
 
-Serves the APIs as Model Context Protocol tools over stdio, for an agent's
+Serves the APIs as Model Context Protocol tools over stdio (or Streamable HTTP
+on 127.0.0.1 with --http), for an agent's
 MCP client: one tool per operation, plus wait_for_operation,
 wait_for_evaluation, latest_reports and verify_report. Needs the package
 ${MCP_SDK} installed beside this one.
@@ -25,6 +26,7 @@ ${MCP_SDK} installed beside this one.
   --profile NAME    the credentials of this profile (else the environment, then the default profile)
   --trust <json|@file>  the oracle configurations reports are verified against (the sandbox's with --sandbox)
   --pace P          with --sandbox: sandbox ms per real ms (default 1)
+  --http <port>     Streamable HTTP at http://127.0.0.1:<port>/mcp instead of stdio (0: a free port), until Ctrl-C
 
 Credentials come from the environment and profiles, as for the other commands;
 no tool takes or answers one.
@@ -38,6 +40,8 @@ export interface McpOptions {
   profile: string | undefined;
   trust: string | undefined;
   pace: number;
+  /** Streamable HTTP on this loopback port instead of stdio. */
+  http: number | undefined;
 }
 
 function optionsOf(argv: readonly string[]): McpOptions | 'help' {
@@ -54,6 +58,7 @@ function optionsOf(argv: readonly string[]): McpOptions | 'help' {
         profile: { type: 'string' },
         trust: { type: 'string' },
         pace: { type: 'string' },
+        http: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -66,6 +71,8 @@ function optionsOf(argv: readonly string[]): McpOptions | 'help' {
   const pace = values.pace === undefined ? 1 : Number(values.pace);
   if (values.pace !== undefined && !values.sandbox) throw new CliUsageError('--pace: only with --sandbox');
   if (!Number.isFinite(pace) || pace < 0) throw new CliUsageError(`--pace: expected a number ≥ 0, got ${JSON.stringify(values.pace)}`);
+  const http = values.http === undefined ? undefined : Number(values.http);
+  if (http !== undefined && !(Number.isInteger(http) && http >= 0 && http <= 65535)) throw new CliUsageError(`--http: expected a port number (0 for a free one), got ${JSON.stringify(values.http)}`);
   if (values.sandbox && values.profile !== undefined) throw new CliUsageError('--profile: not with --sandbox (the sandbox makes up its own credentials)');
   return {
     sandbox: values.sandbox === true,
@@ -75,6 +82,7 @@ function optionsOf(argv: readonly string[]): McpOptions | 'help' {
     profile: values.profile,
     trust: values.trust,
     pace,
+    http,
   };
 }
 
@@ -112,13 +120,15 @@ export async function runMcp(argv: readonly string[], io: CliIo): Promise<number
     const { dynamicTools } = await import('./dynamic.js');
     const tools = options.dynamic ? dynamicTools(all) : all;
     const { createMcpServer } = await import('./server.js');
-    const server = createMcpServer({
-      version: await packageVersion(),
-      tools,
-      context: targets.context,
-      secrets: targets.secrets,
-      instructions: instructionsOf(apis, options),
-    });
+    const version = await packageVersion();
+    const makeServer = () =>
+      createMcpServer({ version, tools, context: targets.context, secrets: targets.secrets, instructions: instructionsOf(apis, options) });
+    if (options.http !== undefined) {
+      const { serveHttp } = await import('./http.js');
+      await serveHttp(options.http, makeServer, io);
+      return EXIT.ok;
+    }
+    const server = makeServer();
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const transport = new StdioServerTransport();
     const closed = new Promise<void>((resolve) => {
