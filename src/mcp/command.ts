@@ -111,12 +111,12 @@ export async function runMcp(argv: readonly string[], io: CliIo): Promise<number
   }
   const { selectApis } = await import('./catalog.js');
   const apis = selectApis(options.apis);
-  await loadMcpSdk();
+  const { catalog } = await import('./catalog.js');
+  // The MCP SDK and the tools' tables load side by side: start-up is mostly module loading.
+  const [, all] = await Promise.all([loadMcpSdk(), catalog(apis, options.readOnly)]);
   const { openTargets } = await import('./targets.js');
   const targets = await openTargets(options, io);
   try {
-    const { catalog } = await import('./catalog.js');
-    const all = await catalog(apis, options.readOnly);
     const { dynamicTools } = await import('./dynamic.js');
     const tools = options.dynamic ? dynamicTools(all) : all;
     const { createMcpServer } = await import('./server.js');

@@ -134,7 +134,8 @@ const latestReports = tool(
       if (typeof feedID !== 'string' || !new RegExp(FEED_ID.pattern).test(feedID)) throw new ToolInputError(`feed_ids[${index}]: expected 0x and 64 hex digits, got ${JSON.stringify(feedID)}`);
     }
     const verify = args.verify === true;
-    if (verify && context.trust === undefined) throw new ToolInputError('verify: the server has no trust to verify against: start it with --trust <json|@file> (or --sandbox)');
+    const trust = verify ? await context.trust() : undefined;
+    if (verify && trust === undefined) throw new ToolInputError('verify: the server has no trust to verify against: start it with --trust <json|@file> (or --sandbox)');
     const client = await context.clientFor(api('streams'));
     const { getLatestReport } = await import('../streams/reports.js');
     const { inHumanUnits } = await import('../cli/report-units.js');
@@ -143,7 +144,7 @@ const latestReports = tool(
     for (const feedID of feedIDs as string[]) {
       const report = await getLatestReport(client as never, feedID, { decode: true, ...(context.signal ? { signal: context.signal } : {}) });
       const { decoded, ...rest } = report as unknown as { decoded: object; feedID: string; fullReport: string };
-      reports.push({ ...rest, decoded: inHumanUnits({ feedID, decoded }), ...(verify ? { verification: verifyReport(rest.fullReport, context.trust!) } : {}) });
+      reports.push({ ...rest, decoded: inHumanUnits({ feedID, decoded }), ...(verify ? { verification: verifyReport(rest.fullReport, trust!) } : {}) });
     }
     return { value: { reports } };
   },
@@ -160,7 +161,7 @@ const verifyReportTool = tool(
   ['full_report'],
   async (args, context) => {
     const fullReport = text(args, 'full_report', { pattern: '^0x[0-9a-fA-F]+$' });
-    let trust = context.trust;
+    let trust = args.trust === undefined ? await context.trust() : undefined;
     if (args.trust !== undefined) {
       const { checkReportTrust } = await import('../reports/verify-config.js');
       const { ConfigurationError } = await import('../core/errors.js');

@@ -26,18 +26,22 @@ export async function openTargets(options: McpOptions, io: CliIo): Promise<Targe
   const secrets = new Set<string>();
   // Whatever the environment holds is kept out of answers, even for an API no tool has called yet.
   for (const api of CLI_APIS) for (const key of SECRET_KEYS) if (io.env[envName(api.credentials, key)]) secrets.add(io.env[envName(api.credentials, key)]!);
-  let trust: ReportTrust | undefined = options.trust === undefined ? undefined : await readTrust(options.trust, io);
+  const trust: ReportTrust | undefined = options.trust === undefined ? undefined : await readTrust(options.trust, io);
+  let trustOf = async (): Promise<ReportTrust | undefined> => trust;
   let settingsOf: (api: CliApi) => Promise<ApiSettings>;
   let fetch: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
   let close = () => {};
   if (options.sandbox) {
-    const { createSandbox } = await import('../sandbox/sandbox.js');
-    const sandbox = createSandbox({ pace: options.pace });
-    const credentials = sandbox.credentials;
-    trust ??= sandbox.reportTrust;
-    fetch = (input, init) => sandbox.fetch(input, init);
-    close = () => sandbox.close();
-    settingsOf = async (api) => ({ ...credentials[api.credentials] });
+    // Made on the first call that needs it: start-up (the answer to `initialize`) does not wait for it.
+    let sandbox: Promise<import('../sandbox/sandbox.js').Sandbox> | undefined;
+    let made: import('../sandbox/sandbox.js').Sandbox | undefined;
+    const theSandbox = () =>
+      (sandbox ??= import('../sandbox/sandbox.js').then(({ createSandbox }) => (made = createSandbox({ pace: options.pace }))));
+    const given = trust;
+    trustOf = async () => given ?? (await theSandbox()).reportTrust;
+    fetch = async (input, init) => (await theSandbox()).fetch(input, init);
+    close = () => made?.close();
+    settingsOf = async (api) => ({ ...(await theSandbox()).credentials[api.credentials] });
   } else {
     const { resolveSettings } = await import('../cli/credentials.js');
     settingsOf = (api) => resolveSettings(api, {}, options.profile, io);
@@ -61,9 +65,7 @@ export async function openTargets(options: McpOptions, io: CliIo): Promise<Targe
         }
         return client;
       },
-      get trust() {
-        return trust;
-      },
+      trust: () => trustOf(),
       signal: io.signal,
     },
     secrets: () => [...secrets],

@@ -23,7 +23,7 @@ export interface ToolHints {
 export interface ToolContext {
   clientFor(api: CliApi): Promise<LooseClient>;
   /** The configurations reports are verified against by default (the sandbox's, or `--trust`). */
-  readonly trust: ReportTrust | undefined;
+  trust(): Promise<ReportTrust | undefined>;
   readonly signal?: AbortSignal | undefined;
 }
 
