@@ -52,6 +52,12 @@ export default defineConfig({
       },
       {
         extends: true,
+        // `service-sdk mcp` (src/mcp) driven over stdio by the official MCP SDK's Client.
+        // Each test starts a server process (a few seconds each on a busy machine).
+        test: { name: 'mcp', include: ['test/mcp/**/*.test.ts'], testTimeout: 60_000 },
+      },
+      {
+        extends: true,
         test: { name: 'package', include: ['test/package/**/*.test.ts'] },
       },
       {

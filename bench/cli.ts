@@ -3,6 +3,8 @@
  * (tsc into node_modules/.cache, so the bin resolves the package's own
  * dependencies), side by side with bare `node -e 0`:
  * - `service-sdk --help` start-up, goal within 1.5× `node -e 0`;
+ * - `service-sdk mcp --sandbox` start-up (spawn to its answer to `initialize`,
+ *   every tool and the sandbox ready), goal within 2× `--help`;
  * - one request (`channels list-channels --limit 1`, its parameters checked
  *   with the generated request checks) against a sandbox listening here,
  *   goal within 2.5× `node -e 0`;
@@ -12,7 +14,7 @@
  * Runs alternate between the commands compared; medians.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -70,6 +72,43 @@ async function pagingServer(total: number): Promise<{ origin: string; close: () 
   };
 }
 
+/** A row of `samples` (ms) against `baseline`'s samples from the same alternating runs, with its goal of at most `goal` times the baseline. */
+function comparedRow(name: string, samples: number[], baseline: string, baselineSamples: number[], goal: number): Row {
+  const ratio = median(samples) / median(baselineSamples);
+  return {
+    bench: BENCH,
+    name,
+    value: Number(median(samples).toFixed(1)),
+    unit: 'ms',
+    baseline: `${baseline} (process)`,
+    ratio: Number(ratio.toFixed(2)),
+    goal: `≤ ${goal}× ${baseline}`,
+    pass: ratio <= goal,
+    note: `${baseline} in the same runs: ${median(baselineSamples).toFixed(1)} ms`,
+  };
+}
+
+/** `service-sdk mcp --sandbox`: from spawn to its answer to an MCP `initialize` over stdio (its tools and sandbox made by then); then stdin closes and it exits. */
+function mcpStartup(bin: string): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [bin, 'mcp', '--sandbox'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
+  child.stdin.write(`${JSON.stringify(initialize)}\n`);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    let answeredMs: number | undefined;
+    child.once('error', reject);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (answeredMs === undefined && output.includes('"id":1')) {
+        answeredMs = performance.now() - t0;
+        child.stdin.end();
+      }
+    });
+    child.once('close', (code) => (answeredMs === undefined ? reject(new Error(`service-sdk mcp --sandbox exited ${code} before answering initialize`)) : resolve(answeredMs)));
+  });
+}
+
 export async function benchCli({ quick = false }: { quick?: boolean } = {}): Promise<Row[]> {
   const out = join(root, 'node_modules', '.cache', 'cli-bench');
   rmSync(out, { recursive: true, force: true });
@@ -77,7 +116,10 @@ export async function benchCli({ quick = false }: { quick?: boolean } = {}): Pro
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(out, 'dist')], { cwd: root, stdio: 'inherit' });
   // As installed, dist/ sits beside the package's package.json ("type": "module"). Without one, Node
   // (20.19+) cannot tell the .js files' module system and compiles each as CommonJS first, then as ESM.
-  writeFileSync(join(out, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+  // The package's `imports` (`#node-server`… that `mcp --sandbox` reaches) resolve as installed: the files they name copied beside dist/.
+  const { imports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { imports: object };
+  writeFileSync(join(out, 'package.json'), JSON.stringify({ private: true, type: 'module', imports }));
+  for (const shipped of ['src/platform', 'generated/wasm']) cpSync(join(root, shipped), join(out, shipped), { recursive: true });
   const bin = join(out, 'dist', 'src', 'cli', 'bin.js');
   const runs = quick ? 5 : 20;
   const rows: Row[] = [];
@@ -106,6 +148,16 @@ export async function benchCli({ quick = false }: { quick?: boolean } = {}): Pro
       pass: ratio <= 1.5,
     });
 
+    // MCP server start-up against --help, alternating.
+    await mcpStartup(bin);
+    const helpAgain: number[] = [];
+    const mcp: number[] = [];
+    for (let i = 0; i < Math.ceil(runs / 2); i++) {
+      helpAgain.push((await runNode([bin, '--help'])).wallMs);
+      mcp.push(await mcpStartup(bin));
+    }
+    rows.push(comparedRow('service-sdk mcp --sandbox to its initialize answer (process)', mcp, 'service-sdk --help', helpAgain, 2));
+
     // One request against a listening sandbox.
     const sandbox = createSandbox();
     const listener = await sandbox.listen();
@@ -120,18 +172,7 @@ export async function benchCli({ quick = false }: { quick?: boolean } = {}): Pro
         if (run.code !== 0) throw new Error(`service-sdk channels list-channels --limit 1 exited ${run.code}`);
         request.push(run.wallMs);
       }
-      const requestRatio = median(request) / median(bareAgain);
-      rows.push({
-        bench: BENCH,
-        name: 'service-sdk channels list-channels --limit 1 (process, sandbox)',
-        value: Number(median(request).toFixed(1)),
-        unit: 'ms',
-        baseline: 'node -e 0 (process)',
-        ratio: Number(requestRatio.toFixed(2)),
-        goal: '≤ 2.5× node -e 0',
-        pass: requestRatio <= 2.5,
-        note: `node -e 0 in the same runs: ${median(bareAgain).toFixed(1)} ms`,
-      });
+      rows.push(comparedRow('service-sdk channels list-channels --limit 1 (process, sandbox)', request, 'node -e 0', bareAgain, 2.5));
     } finally {
       await listener.close();
       sandbox.close();

@@ -17,6 +17,7 @@ import { parse, stringify } from 'yaml';
 import { requestChecksModules, requestChecksRuntime } from './lib/request-checks.mjs';
 import { loadLayouts, reportBuildersModule } from './lib/report-builders.mjs';
 import { GLUE, secp256k1Wasm } from './lib/secp256k1-wasm.mjs';
+import { toolSchemasModule } from './lib/tool-schemas.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -46,6 +47,7 @@ mkdirSync(join(outDir, 'openapi'), { recursive: true });
 mkdirSync(join(outDir, 'types'), { recursive: true });
 mkdirSync(join(outDir, 'operations'), { recursive: true });
 mkdirSync(join(outDir, 'request-checks'), { recursive: true });
+mkdirSync(join(outDir, 'tool-schemas'), { recursive: true });
 // What every API's request checks import at run time (Ajv's helpers and the formats, bundled).
 writeFileSync(join(outDir, 'request-checks', 'runtime.ts'), requestChecksRuntime(root));
 
@@ -82,6 +84,8 @@ for (const api of apis.filter((name) => only === undefined || name === only)) {
   for (const [file, text] of Object.entries(requestChecksModules(api, parse(readFileSync(bundlePath, 'utf8'))))) {
     writeFileSync(join(outDir, 'request-checks', file), text);
   }
+  // The MCP server's input schemas: each request body as a JSON Schema document (scripts/lib/tool-schemas.mjs).
+  writeFileSync(join(outDir, 'tool-schemas', `${api}.ts`), toolSchemasModule(api, parse(readFileSync(bundlePath, 'utf8'))));
   console.log(`generated ${api}`);
 }
 

@@ -12,6 +12,7 @@ export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter>
        service-sdk streams watch <feedID>… [--verify --trust <json|@file|@->]
        service-sdk streams verify <fullReport|@file|@-> --trust <json|@file|@->
        service-sdk sandbox [--port N] [--json]
+       service-sdk mcp [--sandbox] [--apis <list>] [--read-only] [--dynamic]   (MCP tools over stdio)
        service-sdk profile set <name> --api <channels|streams|policy> [--api-key K] [--api-secret S] [--base-url U] [--network N]
        service-sdk completion bash|zsh|fish
        service-sdk help [<api> [<operation>]]

@@ -62,6 +62,10 @@ async function dispatch(io: CliIo): Promise<number> {
     const { runSandbox } = await import('./sandbox-command.js');
     return runSandbox(io.argv.slice(1), io);
   }
+  if (first === 'mcp') {
+    const { runMcp } = await import('../mcp/command.js');
+    return runMcp(io.argv.slice(1), io);
+  }
   if (first === 'profile') {
     const { runProfile } = await import('./profile-command.js');
     return runProfile(io.argv.slice(1), io);
