@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import type { CliApi, CredentialGroup } from './apis.js';
 import { CliProfileError, CliUsageError } from './errors.js';
-import type { CliIo } from './io.js';
+import { writeMessage, type CliIo } from './io.js';
 import { InsecureProfileFileError, profilePath, readProfiles, SETTING_KEYS, type ApiSettings, type Profile } from './profiles.js';
 
 /** The environment variable of each setting, per credential group: `SERVICE_SDK_CHANNELS_API_KEY`… */
@@ -54,8 +54,9 @@ export async function resolveSettings(
     profiles = await readProfiles(path);
   } catch (error) {
     if (!(error instanceof InsecureProfileFileError) || named !== undefined) throw error;
-    io.stderr.write(
-      `service-sdk: warning: the profile file ${error.path} can be read by others (mode ${error.mode}); ignored, as no profile was named (it holds secrets). Run: chmod 600 ${error.path}\n`,
+    writeMessage(
+      io.stderr,
+      `service-sdk: warning: the profile file ${error.path} can be read by others (mode ${error.mode}); ignored, as no profile was named (it holds secrets). Run: chmod 600 ${error.path}`,
     );
     profiles = {};
   }
@@ -72,7 +73,7 @@ export async function resolveSettings(
     const value = flag ?? (profileName !== undefined ? (profile ?? env) : (env ?? profile));
     if (value !== undefined) settings[key] = value;
   }
-  if (overridden.length > 0) io.stderr.write(`service-sdk: warning: --profile ${profileName} overrides ${overridden.join(', ')} from the environment\n`);
+  if (overridden.length > 0) writeMessage(io.stderr, `service-sdk: warning: --profile ${profileName} overrides ${overridden.join(', ')} from the environment`);
   return settings;
 }
 

@@ -8,7 +8,7 @@
  */
 import { EXIT } from './errors.js';
 import type { LooseClient } from './clients.js';
-import type { CliIo } from './io.js';
+import { writeMessage, type CliIo } from './io.js';
 import { statusPrinter, type WaitFlow } from './waits.js';
 
 /** How `--wait` polls: the first pause and the time limit. */
@@ -41,12 +41,11 @@ export async function followWork(
 ): Promise<Followed> {
   const what = flow.what(started, path);
   const atOnce = callerStatusOf(flow, started);
-  io.stderr.write(`${flow.verb} ${what}`);
   if (atOnce !== undefined) {
-    io.stderr.write(`; not waiting: it is ${atOnce.status}: ${atOnce.advice}\n`);
+    writeMessage(io.stderr, `${flow.verb} ${what}; not waiting: it is ${atOnce.status}: ${atOnce.advice}`);
     return { value: started, code: EXIT.ok };
   }
-  io.stderr.write(`; waiting for ${flow.goal(body)} (--wait-timeout ${options.timeoutText}; Ctrl-C stops waiting and prints the last state)\n`);
+  writeMessage(io.stderr, `${flow.verb} ${what}; waiting for ${flow.goal(body)} (--wait-timeout ${options.timeoutText}; Ctrl-C stops waiting and prints the last state)`);
 
   let last: unknown = started;
   const recording = recordReads(client, (data) => (last = data));
@@ -68,7 +67,7 @@ export async function followWork(
   } catch (error) {
     if (stop.signal.aborted) {
       const status = (stop.signal.reason as CallerStatus).message;
-      io.stderr.write(`${what} is ${status}: ${flow.callerStatuses[status]}; not waiting\n`);
+      writeMessage(io.stderr, `${what} is ${status}: ${flow.callerStatuses[status]}; not waiting`);
       return { value: last, code: EXIT.ok };
     }
     if (io.signal?.aborted) {
@@ -77,7 +76,7 @@ export async function followWork(
     }
     const { PollTimeoutError } = await import('../core/poll.js');
     if (error instanceof PollTimeoutError) {
-      io.stderr.write(`service-sdk: ${error.message}; the last state seen is on stdout (a longer --wait-timeout waits more)\n`);
+      writeMessage(io.stderr, `service-sdk: ${error.message}; the last state seen is on stdout (a longer --wait-timeout waits more)`);
       return { value: error.lastResource ?? last, code: EXIT.waitTimeout };
     }
     throw error;

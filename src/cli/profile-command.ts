@@ -11,9 +11,11 @@ import type { CredentialGroup } from './apis.js';
 import { isSet, lastValue, parseArgs, type FlagSpec } from './argv.js';
 import { checkSettings, envName, FLAG_OF } from './credentials.js';
 import { CliProfileError, CliUsageError } from './errors.js';
-import type { CliIo } from './io.js';
+import { writeMessage, type CliIo } from './io.js';
 import { deleteProfile, profilePath, readProfiles, saveProfile, SETTING_KEYS, type ApiSettings } from './profiles.js';
 import { settingFlags } from './setting-flags.js';
+import { columnWidths, tableLine } from './output.js';
+import { visible } from './terminal-text.js';
 
 const FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
   ['api', {}],
@@ -55,10 +57,11 @@ export async function runProfile(rest: readonly string[], io: CliIo): Promise<nu
     return 0;
   }
   if (action === 'list') {
-    for (const [profile, groups] of Object.entries(await readProfiles(path))) {
-      const parts = Object.entries(groups).map(([group, settings]) => `${group}(${Object.keys(settings ?? {}).join(',')})`);
-      io.stdout.write(`${profile}  ${parts.join(' ')}\n`);
-    }
+    const rows = Object.entries(await readProfiles(path)).map(([profile, groups]) => [
+      visible(profile),
+      visible(Object.entries(groups ?? {}).map(([group, settings]) => `${group}(${Object.keys(settings ?? {}).join(',')})`).join(' ')),
+    ]);
+    printRows(rows, io);
     return 0;
   }
   if (!['set', 'show', 'delete'].includes(action)) throw new CliUsageError(`profile: unknown action ${JSON.stringify(action)}: expected set, show, delete, list or path`, HELP);
@@ -66,7 +69,7 @@ export async function runProfile(rest: readonly string[], io: CliIo): Promise<nu
   if (action === 'show') return showProfile(path, name, io);
   if (action === 'delete') {
     if (!(await deleteProfile(path, name))) throw new CliProfileError(`no profile named ${JSON.stringify(name)} in ${path}`);
-    io.stderr.write(`deleted profile ${name} (${path})\n`);
+    writeMessage(io.stderr, `deleted profile ${name} (${path})`);
     return 0;
   }
   const group = lastValue(args, 'api') as CredentialGroup | undefined;
@@ -75,8 +78,15 @@ export async function runProfile(rest: readonly string[], io: CliIo): Promise<nu
   if (Object.keys(settings).length === 0) throw new CliUsageError('profile set: give at least one of --api-key, --api-secret, --base-url, --network, --ws-url');
   await checkSettings(group, settings);
   await saveProfile(path, name, group, settings);
-  io.stderr.write(`saved ${Object.keys(settings).join(', ')} for ${group} in profile ${name} (${path})\n`);
+  writeMessage(io.stderr, `saved ${Object.keys(settings).join(', ')} for ${group} in profile ${name} (${path})`);
   return 0;
+}
+
+/** Rows of escaped cells as aligned columns on stdout (the last one unpadded). */
+function printRows(rows: readonly string[][], io: CliIo): void {
+  if (rows.length === 0) return;
+  const widths = columnWidths(rows[0]!.map(() => ''), rows);
+  for (const row of rows) io.stdout.write(`${tableLine(row, widths)}\n`);
 }
 
 /** `profile show <name>`: one line per setting, `group  flag  value  source`, secrets masked. */
@@ -91,11 +101,10 @@ async function showProfile(path: string, name: string, io: CliIo): Promise<numbe
       const variable = envName(group, key);
       // With --profile the profile wins; the variable it overrides is named.
       const source = `profile ${name}${io.env[variable] ? ` (overrides ${variable})` : ''}`;
-      rows.push([group, FLAG_OF[key], SECRETS.has(key) ? masked(value) : value, source]);
+      rows.push([group, FLAG_OF[key], SECRETS.has(key) ? masked(value) : visible(String(value)), visible(source)]);
     }
   }
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) io.stdout.write(`${row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}\n`);
-  io.stderr.write(`(${path}; used with --profile ${name})\n`);
+  printRows(rows, io);
+  writeMessage(io.stderr, `(${path}; used with --profile ${name})`);
   return 0;
 }

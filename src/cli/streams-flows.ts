@@ -10,7 +10,7 @@ import { isSet, lastValue, parseArgs, type ParsedArgs } from './argv.js';
 import { makeClient } from './clients.js';
 import { resolveSettings } from './credentials.js';
 import { CliUsageError, EXIT } from './errors.js';
-import { writeLine, type CliIo } from './io.js';
+import { writeLine, writeMessage, type CliIo } from './io.js';
 import { optionsHelp, streamsFlowFlagNames, streamsFlowFlags } from './flags.js';
 import { verifyOption } from './report-trust.js';
 import { settingFlags } from './setting-flags.js';
@@ -94,7 +94,7 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
         if (!(error instanceof ApiError || error instanceof ReportVerificationError) || feedIDs.length === 1) throw error;
         failed++;
         const why = error instanceof ApiError ? `${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${error.message}` : error.message;
-        io.stderr.write(`service-sdk: ${feedID}: ${why}\n`);
+        writeMessage(io.stderr, `service-sdk: ${feedID}: ${why}`);
       }
     }
     await printResult(io.stdout, feedIDs.length === 1 ? reports[0] : reports, format, filter);
@@ -115,10 +115,10 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
         // A report the trust does not vouch for is said plainly, with the verification's reason.
         if (event.type === 'message-skipped' && event.error.problem === 'unverified') {
           unverified++;
-          io.stderr.write(`service-sdk: report not verified: ${event.error.message}\n`);
+          writeMessage(io.stderr, `service-sdk: report not verified: ${event.error.message}`);
           return;
         }
-        io.stderr.write(`stream: ${describeEvent(event)}\n`);
+        writeMessage(io.stderr, `stream: ${describeEvent(event)}`);
       },
     });
   } catch (error) {
@@ -139,7 +139,7 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   } catch (error) {
     if (!(error instanceof streams.ReportStreamConnectionError)) throw error;
     // The reconnection budget is spent: the service is not there to answer.
-    io.stderr.write(`service-sdk: no answer: ${error.message}; gave up (--reconnect-attempts ${reconnectAttempts})\n`);
+    writeMessage(io.stderr, `service-sdk: no answer: ${error.message}; gave up (--reconnect-attempts ${reconnectAttempts})`);
     return EXIT.noAnswer;
   } finally {
     await live.close();

@@ -50,7 +50,7 @@ describe('with a listening sandbox', () => {
     expect(lines(channels.stdout).map((line) => JSON.parse(line).name).sort()).toEqual(['a', 'b', 'c', 'd', 'payouts']);
     expect(channels.stderr).toBe('');
     const onTerminal = await cli(['channels', 'list-channels', '--all', '--limit', '2'], { env: env(), stderrTty: true });
-    expect([onTerminal.stdout, onTerminal.stderr]).toEqual([channels.stdout, expect.stringMatching(/^\r\d items….*\r5 items {4}\n$/s)]);
+    expect([onTerminal.stdout, onTerminal.stderr]).toEqual([channels.stdout, expect.stringMatching(/^\r\d items….*\r5 items\n$/s)]);
     const engines = await cli(['coordinator', 'list-policy-engines', '--all', '--page-size', '1', '--filter', 'name'], { env: env() });
     expect(lines(engines.stdout).length).toBeGreaterThanOrEqual(2);
     expect(lines(engines.stdout).every((line) => typeof JSON.parse(line) === 'string')).toBe(true);
