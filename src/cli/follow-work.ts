@@ -3,8 +3,9 @@
  * nothing: the ID of what was started is on stderr before the wait; a status
  * only the caller can move ends it at once (exit 0); `--wait-timeout` ends
  * it with the last state seen (exit 4); Ctrl-C ends it with the last state
- * seen (exit 130). A wait that ends in a failure status is thrown as the
- * SDK's PollFailedError, which the entry reports (exit 1).
+ * seen (exit 130); a failure status ends it with that resource (exit 1).
+ * Each way, the resource is printed as any result is, after `--filter` and
+ * in the `--output` format.
  */
 import { EXIT } from './errors.js';
 import type { LooseClient } from './clients.js';
@@ -74,7 +75,11 @@ export async function followWork(
       io.stderr.write('interrupted: the last state seen is on stdout\n');
       return { value: last, code: EXIT.interrupted };
     }
-    const { PollTimeoutError } = await import('../core/poll.js');
+    const { PollFailedError, PollTimeoutError } = await import('../core/poll.js');
+    if (error instanceof PollFailedError) {
+      writeMessage(io.stderr, `service-sdk: ${error.message}`);
+      return { value: error.resource, code: EXIT.apiError };
+    }
     if (error instanceof PollTimeoutError) {
       writeMessage(io.stderr, `service-sdk: ${error.message}; the last state seen is on stdout (a longer --wait-timeout waits more)`);
       return { value: error.lastResource ?? last, code: EXIT.waitTimeout };

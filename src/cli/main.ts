@@ -146,7 +146,7 @@ async function report(error: unknown, io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   const errors = await import('../core/errors.js');
-  const { PollFailedError, PollTimeoutError } = await import('../core/poll.js');
+  const { PollTimeoutError } = await import('../core/poll.js');
   if (error instanceof errors.ApiError) {
     writeMessage(io.stderr, `service-sdk: ${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${messageOf(error.body) ?? error.message}`);
     return EXIT.apiError;
@@ -159,11 +159,6 @@ async function report(error: unknown, io: CliIo): Promise<number> {
   if (error instanceof errors.ApiConnectionError || error instanceof errors.ApiTimeoutError || error instanceof PollTimeoutError) {
     writeMessage(io.stderr, `service-sdk: no answer: ${error.message}`);
     return EXIT.noAnswer;
-  }
-  if (error instanceof PollFailedError) {
-    writeMessage(io.stderr, `service-sdk: ${error.message}`);
-    io.stdout.write(`${JSON.stringify(error.resource)}\n`);
-    return EXIT.apiError;
   }
   if (error instanceof errors.SdkError) {
     writeMessage(io.stderr, `service-sdk: ${error.name}: ${error.message}`);

@@ -1,6 +1,9 @@
 /**
  * The streams API's two flows beyond its operations:
- * - `streams latest <feedID>… [--decode]`: each stream's latest report;
+ * - `streams latest <feedID>… [--decode]`: each stream's latest report, always
+ *   as one array (in the order given), however many feed IDs: a stream that
+ *   fails or is not verified is told on stderr and left out (exit 1), so
+ *   `[]` when none is printed;
  * - `streams watch <feedID>…`: the live stream as NDJSON until Ctrl-C (or `--count`).
  * With `--verify --trust …`, both print only the reports whose signatures the
  * trust vouches for; each other one is told on stderr with its reason.
@@ -27,9 +30,11 @@ const DEFAULT_RECONNECT_ATTEMPTS = 10;
 
 const LATEST_HELP = `usage: service-sdk streams latest <feedID>… [--decode] [options]
 
-The latest report of each stream; --decode adds its values in human units
-(prices as decimals, times as ISO 8601). With --verify, only reports whose
-signatures --trust vouches for; exit 1 if any is not.
+The latest report of each stream, as one array in the order given (one
+feed ID or several); --decode adds its values in human units (prices as
+decimals, times as ISO 8601). A stream that fails is told on stderr and
+left out, exit 1. With --verify, only reports whose signatures --trust
+vouches for; each other one is told on stderr, exit 1 ([] if none is).
 
 ${optionsHelp(streamsFlowFlagNames('latest'))}
 `;
@@ -91,13 +96,13 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
         const report = await streams.getLatestReport(client as never, feedID, { decode, ...(trust ? { verify: trust } : {}), ...(io.signal ? { signal: io.signal } : {}) });
         reports.push(decode ? inHumanUnits(report as never) : report);
       } catch (error) {
-        if (!(error instanceof ApiError || error instanceof ReportVerificationError) || feedIDs.length === 1) throw error;
+        if (!(error instanceof ApiError || error instanceof ReportVerificationError)) throw error;
         failed++;
         const why = error instanceof ApiError ? `${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${error.message}` : error.message;
         writeMessage(io.stderr, `service-sdk: ${feedID}: ${why}`);
       }
     }
-    await printResult(io.stdout, feedIDs.length === 1 ? reports[0] : reports, format, filter);
+    await printResult(io.stdout, reports, format, filter);
     return failed > 0 ? EXIT.apiError : EXIT.ok;
   }
 
