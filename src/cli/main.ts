@@ -106,6 +106,19 @@ async function help(words: readonly string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const api = await apiNamed(apiName);
+  if (api.name === 'streams' && (operationName === 'latest' || operationName === 'watch')) {
+    const { runStreamsFlow } = await import('./streams-flows.js');
+    return runStreamsFlow(api, operationName, ['--help'], io);
+  }
+  if (api.name === 'streams' && operationName === 'verify') {
+    const { runVerify } = await import('./verify-command.js');
+    return runVerify(['--help'], io);
+  }
+  if (operationName === 'request') {
+    const { requestHelp } = await import('./request-command.js');
+    io.stdout.write(requestHelp(api));
+    return EXIT.ok;
+  }
   if (operationName === undefined) {
     const { loadTable } = await import('./spec-table.js');
     io.stdout.write(apiHelp(api, await loadTable(api)));

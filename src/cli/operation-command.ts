@@ -10,12 +10,12 @@ import { operationFlags } from './flags.js';
 import { readBody } from './body.js';
 import { makeClient, type LooseClient } from './clients.js';
 import { wantsColour } from './colour.js';
-import { envName, resolveSettings } from './credentials.js';
+import { resolveSettings } from './credentials.js';
 import { conventionFetch, parseHeaders } from './http-conventions.js';
 import { settingFlags } from './setting-flags.js';
 import type { CapturedRequest } from './dry-run.js';
 import { CliUsageError } from './errors.js';
-import { writeLine, type CliIo } from './io.js';
+import type { CliIo } from './io.js';
 import { compileFilter, outputFormat, printAnswerHead, printApiErrorBody, printResult } from './output.js';
 import { checkedRequest } from './spec-check.js';
 import { pagingOf } from './paging.js';
@@ -68,6 +68,9 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
     throw new CliUsageError(`--max-items: expected an integer ≥ 1, got ${JSON.stringify(maxItemsText)}`);
   }
   if (all && paging === undefined) throw new CliUsageError(`--all: ${operation.name} is not a list that pages`);
+  for (const flag of ['wait-interval', 'wait-timeout']) {
+    if (!wait && args.flags.has(flag)) throw new CliUsageError(`--${flag}: only with --wait`);
+  }
   const waitFlow = wait ? waitFlowOf(api.spec, operation.id) : undefined;
   if (wait && waitFlow === undefined) throw new CliUsageError(`--wait: ${operation.name} starts no work to wait for`);
   // --wait-interval took plain milliseconds before it took durations: a bare number still means ms.
@@ -87,11 +90,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
 
   if (dry !== undefined) {
     await client[operation.method]!(operation.path, init);
-    for (const request of captured) {
-      await writeLine(io.stdout, dry.curlCommand(request, envName(api.credentials, 'apiKey')));
-      const inputs = await dry.signingInputs(request);
-      if (inputs) await writeLine(io.stderr, inputs.join('\n'));
-    }
+    await dry.printCaptured(captured, api, io);
     return 0;
   }
 

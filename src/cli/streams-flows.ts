@@ -67,6 +67,10 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   }
   const feedIDs = await feedIDsOf(api, args);
   const format = outputFormat(lastValue(args, 'output'));
+  // The live stream has no end to close an array or size a table at: one report a line.
+  if (flow === 'watch' && format !== 'ndjson' && lastValue(args, 'output') !== undefined) {
+    throw new CliUsageError(`--output ${format}: streams watch prints one report per line (ndjson) as they arrive; give --output ndjson or none`);
+  }
   const filter = await compileFilter(lastValue(args, 'filter'));
   const countText = lastValue(args, 'count');
   const count = countText === undefined ? Number.POSITIVE_INFINITY : Number(countText);
