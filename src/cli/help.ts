@@ -16,6 +16,7 @@ export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter>
        service-sdk profile set <name> --api <channels|streams|policy> [--api-key K] [--api-secret S] [--base-url U] [--network N]
        service-sdk completion bash|zsh|fish
        service-sdk help [<api> [<operation>]]
+       service-sdk version
 
 APIs (service-sdk <api> --help lists the operations):
 ${CLI_APIS.map((api) => `  ${api.name.padEnd(12)} ${api.summary}${api.aliases.length ? ` (also: ${api.aliases.join(', ')})` : ''}`).join('\n')}

@@ -10,7 +10,7 @@
 import type { FetchLike } from './clients.js';
 import { CliUsageError } from './errors.js';
 import { writeMessage, type CliIo } from './io.js';
-import { nodeFetch } from './node-fetch.js';
+import { httpVersionOf, nodeFetch } from './node-fetch.js';
 import { visible } from './terminal-text.js';
 
 /** Headers made from the credentials: never from -H. */
@@ -60,7 +60,7 @@ export function conventionFetch({ headers, verbose }: HttpConventions, io: CliIo
     }
     const response = await base(request);
     if (verbose) io.stderr.write(`< ${response.status} (${Math.round(performance.now() - started)} ms)\n`);
-    head = [`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, ...[...response.headers].map(([name, value]) => `${name}: ${value}`)].map(visible).join('\n');
+    head = [`HTTP/${httpVersionOf(response) ?? '1.1'} ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, ...[...response.headers].map(([name, value]) => `${name}: ${value}`)].map(visible).join('\n');
     return response;
   };
   return { fetch: wrapped, lastAnswerHead: () => head };

@@ -32,7 +32,7 @@ async function dispatch(io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (first === 'help') return help(io.argv.slice(1), io);
-  if (VERSION_FLAGS.has(first)) {
+  if (VERSION_FLAGS.has(first) || first === 'version') {
     const { readFile } = await import('node:fs/promises');
     const pkg = JSON.parse(await readFile(new URL(import.meta.url.includes('/dist/') ? '../../../package.json' : '../../package.json', import.meta.url), 'utf8'));
     io.stdout.write(`${pkg.version}\n`);

@@ -48,3 +48,19 @@ describe('flags honoured or refused', () => {
     expect([latest.code, latest.stdout]).toEqual([0, expect.stringMatching(/^usage: service-sdk streams latest/)]);
   });
 });
+
+describe('conventions of curl and gh', () => {
+  const live = useListeningSandbox();
+  const env = () => sandboxEnv(live.sandbox, live.listener);
+
+  it('-i prints the protocol version in its status line (HTTP/1.1 200 OK), as curl does', async () => {
+    const run = await cli(['channels', 'list-networks', '-i'], { env: env() });
+    expect([run.code, run.stdout]).toEqual([0, expect.stringMatching(/^HTTP\/1\.1 200 OK\n/)]);
+  });
+
+  it('service-sdk version prints the version, as --version does', async () => {
+    const [word, flag] = [await cli(['version']), await cli(['--version'])];
+    expect([word.code, word.stdout]).toEqual([0, expect.stringMatching(/^\d+\.\d+\.\d+\S*\n$/)]);
+    expect(word.stdout).toBe(flag.stdout);
+  });
+});
