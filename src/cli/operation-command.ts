@@ -18,7 +18,7 @@ import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { compileFilter, outputFormat, printAnswerHead, printApiErrorBody, printResult } from './output.js';
 import { checkedRequest } from './spec-check.js';
-import { pagingOf } from './paging.js';
+import { maxItemsOf, pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
 import type { CliOperation } from './spec-table.js';
 import { parseDuration } from './duration.js';
@@ -61,12 +61,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   const wait = isSet(args, 'wait');
   const dryRun = isSet(args, 'dry-run');
   const paging = all ? pagingOf(api, operation) : undefined;
-  const maxItemsText = lastValue(args, 'max-items');
-  if (maxItemsText !== undefined && !all) throw new CliUsageError('--max-items: only with --all');
-  const maxItems = maxItemsText === undefined ? Number.POSITIVE_INFINITY : Number(maxItemsText);
-  if (!(Number.isInteger(maxItems) && maxItems >= 1) && maxItems !== Number.POSITIVE_INFINITY) {
-    throw new CliUsageError(`--max-items: expected an integer ≥ 1, got ${JSON.stringify(maxItemsText)}`);
-  }
+  const maxItems = maxItemsOf(args, all);
   if (all && paging === undefined) throw new CliUsageError(`--all: ${operation.name} is not a list that pages`);
   for (const flag of ['wait-interval', 'wait-timeout']) {
     if (!wait && args.flags.has(flag)) throw new CliUsageError(`--${flag}: only with --wait`);

@@ -23,7 +23,7 @@ import { compileFilter, outputFormat, printAnswerHead, printApiErrorBody, printR
 import { settingFlags } from './setting-flags.js';
 import { checkRawRequest } from './spec-check.js';
 import { loadTable, type CliOperation } from './spec-table.js';
-import { pagingOf } from './paging.js';
+import { maxItemsOf, pagingOf } from './paging.js';
 import type { CapturedRequest } from './dry-run.js';
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD'] as const;
@@ -107,10 +107,7 @@ export async function runRequest(api: CliApi, rest: readonly string[], io: CliIo
   const body = dataSpec === undefined ? undefined : await readBody(dataSpec, io);
   const headers = parseHeaders(args.flags.get('header') ?? []);
   const all = isSet(args, 'all') || isSet(args, 'paginate');
-  const maxItemsText = lastValue(args, 'max-items');
-  if (maxItemsText !== undefined && !all) throw new CliUsageError('--max-items: only with --all');
-  const maxItems = maxItemsText === undefined ? Number.POSITIVE_INFINITY : Number(maxItemsText);
-  if (!(Number.isInteger(maxItems) && maxItems >= 1) && maxItems !== Number.POSITIVE_INFINITY) throw new CliUsageError(`--max-items: expected an integer ≥ 1, got ${JSON.stringify(maxItemsText)}`);
+  const maxItems = maxItemsOf(args, all);
   if (all && isSet(args, 'no-check')) throw new CliUsageError('--all: walks a documented list only; not with --no-check');
   let walk: { operation: CliOperation; params: Record<'path' | 'query' | 'header', Record<string, unknown>> } | undefined;
   if (!isSet(args, 'no-check')) {
