@@ -31,7 +31,7 @@ export function findApi(name: string): CliApi | undefined {
 }
 
 /** The commands besides the APIs. */
-export const TOP_COMMANDS: readonly string[] = ['sandbox', 'mcp', 'profile', 'completion', 'help'];
+export const TOP_COMMANDS: readonly string[] = ['sandbox', 'mcp', 'profile', 'completion', 'help', 'version'];
 
 /** Every top-level command, APIs first: for the message that refuses an unknown one. */
 export function topLevelCommands(): string[] {

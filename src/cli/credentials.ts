@@ -6,8 +6,8 @@
 import { homedir } from 'node:os';
 import type { CliApi, CredentialGroup } from './apis.js';
 import { CliProfileError, CliUsageError } from './errors.js';
-import type { CliIo } from './io.js';
-import { InsecureProfileFileError, profilePath, readProfiles, SETTING_KEYS, type ApiSettings, type Profile } from './profiles.js';
+import { writeMessage, type CliIo } from './io.js';
+import { checkedProfileName, emptyProfiles, profileNamed, profilePath, readProfiles, settingKeysOf, type ApiSettings, type ProfileSet } from './profiles.js';
 
 /** The environment variable of each setting, per credential group: `SERVICE_SDK_CHANNELS_API_KEY`… */
 export function envName(group: CredentialGroup, key: keyof ApiSettings): string {
@@ -33,12 +33,59 @@ export function inFlagWords(error: { option: string; message: string }): string 
   return flag === undefined ? error.message : `--${flag}: ${problem}`;
 }
 
+/** One setting as resolved: its value and where it came from (`--api-key`, `profile prod`, `SERVICE_SDK_…`). */
+export interface ResolvedSetting {
+  value: string;
+  source: string;
+  /** The environment variable a named profile's value beats, if one is set. */
+  overrides?: string;
+}
+
+/** The profile a command names: `--profile`, else `SERVICE_SDK_PROFILE`; checked against the names profiles may have. */
+export function namedProfile(flag: string | undefined, env: CliIo['env']): { name: string; how: string } | undefined {
+  if (flag !== undefined) return { name: checkedProfileName(flag, '--profile'), how: `--profile ${flag}` };
+  const fromEnv = nonEmpty(env.SERVICE_SDK_PROFILE);
+  return fromEnv === undefined ? undefined : { name: checkedProfileName(fromEnv, 'SERVICE_SDK_PROFILE'), how: `SERVICE_SDK_PROFILE=${fromEnv}` };
+}
+
 /**
- * The settings a command uses, first found wins: its flags; then, with an
- * explicit `--profile`, that profile before the environment (a warning names
- * each variable it overrides); else the environment before the profile that
- * `SERVICE_SDK_PROFILE` names, or `default`. A profile file others can read
- * is refused when a profile is named, and otherwise ignored with a warning.
+ * Each setting of `group` in SETTINGS_ORDER (src/cli/settings-order.ts),
+ * first found wins: `flags`; the `named` profile (by `--profile`, else by
+ * `SERVICE_SDK_PROFILE`); the environment's variables; the `default`
+ * profile (`profiles` as read).
+ * Only the settings `group` has are read (channels has no secret).
+ */
+export function resolveFrom(
+  group: CredentialGroup,
+  flags: Partial<Record<keyof ApiSettings, string>>,
+  named: string | undefined,
+  profiles: ProfileSet,
+  env: CliIo['env'],
+): Partial<Record<keyof ApiSettings, ResolvedSetting>> {
+  const fromNamed = named === undefined ? {} : (profileNamed(profiles, named)?.[group] ?? {});
+  const fromDefault = named === undefined ? (profileNamed(profiles, 'default')?.[group] ?? {}) : {};
+  const resolved: Partial<Record<keyof ApiSettings, ResolvedSetting>> = {};
+  for (const key of settingKeysOf(group)) {
+    const variable = envName(group, key);
+    const candidates: [string | undefined, string][] = [
+      [nonEmpty(flags[key]), `--${FLAG_OF[key]}`],
+      [nonEmpty(fromNamed[key]), `profile ${named}`],
+      [nonEmpty(env[variable]), variable],
+      [nonEmpty(fromDefault[key]), 'profile default'],
+    ];
+    const found = candidates.find(([value]) => value !== undefined);
+    if (found === undefined) continue;
+    const overrides = found[1] === `profile ${named}` && nonEmpty(env[variable]) !== undefined ? variable : undefined;
+    resolved[key] = { value: found[0]!, source: found[1], ...(overrides ? { overrides } : {}) };
+  }
+  return resolved;
+}
+
+/**
+ * The settings a command uses, in SETTINGS_ORDER. The profile file is read
+ * only for a profile: one that cannot be used (others can read it, it is not
+ * valid JSON) is refused when a profile is named, and otherwise ignored with
+ * a warning, so commands given flags or the environment still run.
  */
 export async function resolveSettings(
   api: CliApi,
@@ -47,32 +94,22 @@ export async function resolveSettings(
   io: CliIo,
 ): Promise<ApiSettings> {
   const group = api.credentials;
-  const named = profileName ?? (io.env.SERVICE_SDK_PROFILE || undefined);
+  const named = namedProfile(profileName, io.env);
   const path = profilePath(io.env, io.homeDir ?? homedir());
-  let profiles: Record<string, Profile>;
+  let profiles: ProfileSet;
   try {
     profiles = await readProfiles(path);
   } catch (error) {
-    if (!(error instanceof InsecureProfileFileError) || named !== undefined) throw error;
-    io.stderr.write(
-      `service-sdk: warning: the profile file ${error.path} can be read by others (mode ${error.mode}); ignored, as no profile was named (it holds secrets). Run: chmod 600 ${error.path}\n`,
-    );
-    profiles = {};
+    if (!(error instanceof CliProfileError) || named !== undefined) throw error;
+    writeMessage(io.stderr, `service-sdk: warning: ${error.message}; ignored, as no profile was named`);
+    profiles = emptyProfiles();
   }
-  if (named !== undefined && profiles[named] === undefined) throw new CliProfileError(`no profile named ${JSON.stringify(named)} in ${path}`);
-  const fromProfile = profiles[named ?? 'default']?.[group] ?? {};
-  const fromEnv = (key: keyof ApiSettings) => nonEmpty(io.env[envName(group, key)]);
+  if (named !== undefined && profileNamed(profiles, named.name) === undefined) throw new CliProfileError(`no profile named ${JSON.stringify(named.name)} in ${path}`);
+  const resolved = resolveFrom(group, flags, named?.name, profiles, io.env);
   const settings: ApiSettings = {};
-  const overridden: string[] = [];
-  for (const key of SETTING_KEYS) {
-    const flag = nonEmpty(flags[key]);
-    const env = fromEnv(key);
-    const profile = nonEmpty(fromProfile[key]);
-    if (profileName !== undefined && flag === undefined && profile !== undefined && env !== undefined) overridden.push(envName(group, key));
-    const value = flag ?? (profileName !== undefined ? (profile ?? env) : (env ?? profile));
-    if (value !== undefined) settings[key] = value;
-  }
-  if (overridden.length > 0) io.stderr.write(`service-sdk: warning: --profile ${profileName} overrides ${overridden.join(', ')} from the environment\n`);
+  for (const [key, setting] of Object.entries(resolved)) settings[key as keyof ApiSettings] = setting.value;
+  const overridden = Object.values(resolved).flatMap((setting) => (setting.overrides ? [setting.overrides] : []));
+  if (overridden.length > 0) writeMessage(io.stderr, `service-sdk: warning: ${named!.how} overrides ${overridden.join(', ')} from the environment`);
   return settings;
 }
 

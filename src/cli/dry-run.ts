@@ -5,7 +5,10 @@
  * HMAC signature (the key redacted). The client builds and signs the request
  * as usual, then a `fetch` that sends nothing captures it.
  */
+import type { CliApi } from './apis.js';
 import type { FetchLike } from './clients.js';
+import { envName } from './credentials.js';
+import { writeLine, type CliIo } from './io.js';
 
 /** Headers whose values are credentials or derived from them. */
 const REDACTED_HEADERS = new Set(['authorization', 'x-authorization-signature-sha256', 'x-api-key', 'cookie']);
@@ -47,6 +50,15 @@ export function curlCommand(request: CapturedRequest, keyVariable: string): stri
   }
   if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
   return parts.join(' ');
+}
+
+/** Each captured request on stdout as curl, and a signed one's signing inputs on stderr. */
+export async function printCaptured(captured: readonly CapturedRequest[], api: CliApi, io: CliIo): Promise<void> {
+  for (const request of captured) {
+    await writeLine(io.stdout, curlCommand(request, envName(api.credentials, 'apiKey')));
+    const inputs = await signingInputs(request);
+    if (inputs) await writeLine(io.stderr, inputs.join('\n'));
+  }
 }
 
 /** The streams API's signed text and its parts, the key redacted: what the signature covers, for checking by hand. */

@@ -25,6 +25,7 @@ export const FLAGS = {
   output: { usage: '--output json|ndjson|table', help: 'how the result is printed (default json)' },
   filter: { usage: '--filter <expr>', help: 'JMESPath applied to the result (to each item of a walked list)' },
   all: { boolean: true, usage: '--all', help: 'every page of the list, streamed: NDJSON, or the --output format' },
+  paginate: { boolean: true, usage: '--paginate', help: 'the same as --all (as gh api calls it)' },
   'max-items': { usage: '--max-items <n>', help: 'with --all: stop after n items' },
   wait: { boolean: true, usage: '--wait', help: 'wait for the work started to end, statuses on stderr' },
   'wait-interval': { usage: '--wait-interval <duration>', help: 'first pause between two reads of --wait (500ms, 2s, 1m; a bare number is ms; default 1s)' },

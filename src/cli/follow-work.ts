@@ -3,12 +3,13 @@
  * nothing: the ID of what was started is on stderr before the wait; a status
  * only the caller can move ends it at once (exit 0); `--wait-timeout` ends
  * it with the last state seen (exit 4); Ctrl-C ends it with the last state
- * seen (exit 130). A wait that ends in a failure status is thrown as the
- * SDK's PollFailedError, which the entry reports (exit 1).
+ * seen (exit 130); a failure status ends it with that resource (exit 1).
+ * Each way, the resource is printed as any result is, after `--filter` and
+ * in the `--output` format.
  */
 import { EXIT } from './errors.js';
 import type { LooseClient } from './clients.js';
-import type { CliIo } from './io.js';
+import { writeMessage, type CliIo } from './io.js';
 import { statusPrinter, type WaitFlow } from './waits.js';
 
 /** How `--wait` polls: the first pause and the time limit. */
@@ -41,12 +42,11 @@ export async function followWork(
 ): Promise<Followed> {
   const what = flow.what(started, path);
   const atOnce = callerStatusOf(flow, started);
-  io.stderr.write(`${flow.verb} ${what}`);
   if (atOnce !== undefined) {
-    io.stderr.write(`; not waiting: it is ${atOnce.status}: ${atOnce.advice}\n`);
+    writeMessage(io.stderr, `${flow.verb} ${what}; not waiting: it is ${atOnce.status}: ${atOnce.advice}`);
     return { value: started, code: EXIT.ok };
   }
-  io.stderr.write(`; waiting for ${flow.goal(body)} (--wait-timeout ${options.timeoutText}; Ctrl-C stops waiting and prints the last state)\n`);
+  writeMessage(io.stderr, `${flow.verb} ${what}; waiting for ${flow.goal(body)} (--wait-timeout ${options.timeoutText}; Ctrl-C stops waiting and prints the last state)`);
 
   let last: unknown = started;
   const recording = recordReads(client, (data) => (last = data));
@@ -68,16 +68,20 @@ export async function followWork(
   } catch (error) {
     if (stop.signal.aborted) {
       const status = (stop.signal.reason as CallerStatus).message;
-      io.stderr.write(`${what} is ${status}: ${flow.callerStatuses[status]}; not waiting\n`);
+      writeMessage(io.stderr, `${what} is ${status}: ${flow.callerStatuses[status]}; not waiting`);
       return { value: last, code: EXIT.ok };
     }
     if (io.signal?.aborted) {
       io.stderr.write('interrupted: the last state seen is on stdout\n');
       return { value: last, code: EXIT.interrupted };
     }
-    const { PollTimeoutError } = await import('../core/poll.js');
+    const { PollFailedError, PollTimeoutError } = await import('../core/poll.js');
+    if (error instanceof PollFailedError) {
+      writeMessage(io.stderr, `service-sdk: ${error.message}`);
+      return { value: error.resource, code: EXIT.apiError };
+    }
     if (error instanceof PollTimeoutError) {
-      io.stderr.write(`service-sdk: ${error.message}; the last state seen is on stdout (a longer --wait-timeout waits more)\n`);
+      writeMessage(io.stderr, `service-sdk: ${error.message}; the last state seen is on stdout (a longer --wait-timeout waits more)`);
       return { value: error.lastResource ?? last, code: EXIT.waitTimeout };
     }
     throw error;

@@ -4,6 +4,7 @@ import { CLI_APIS, type CliApi } from './apis.js';
 import { commandFlagsOf, optionsHelp } from './flags.js';
 import { pagingOf } from './paging.js';
 import type { CliOperation, CliTable, ParamSchema } from './spec-table.js';
+import { SETTINGS_ORDER } from './settings-order.js';
 import { waitFlowOf } from './waits.js';
 
 export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter> <value>…] [options]
@@ -16,12 +17,14 @@ export const PROGRAM_HELP = `usage: service-sdk <api> <operation> [--<parameter>
        service-sdk profile set <name> --api <channels|streams|policy> [--api-key K] [--api-secret S] [--base-url U] [--network N]
        service-sdk completion bash|zsh|fish
        service-sdk help [<api> [<operation>]]
+       service-sdk version
 
 APIs (service-sdk <api> --help lists the operations):
 ${CLI_APIS.map((api) => `  ${api.name.padEnd(12)} ${api.summary}${api.aliases.length ? ` (also: ${api.aliases.join(', ')})` : ''}`).join('\n')}
 
 Credentials: --api-key, --api-secret (streams), --base-url, --network (streams), --profile NAME;
 or SERVICE_SDK_<CHANNELS|STREAMS|POLICY>_<API_KEY|API_SECRET|BASE_URL|NETWORK>; or a profile.
+Settings are taken from ${SETTINGS_ORDER}.
 
 Output: JSON (pretty on a terminal), --output ndjson|table, --filter <JMESPath>.
 Exit codes: 0 ok, 1 the service answered an error, 2 bad usage (nothing sent), 3 no answer,

@@ -9,8 +9,9 @@
  */
 import type { FetchLike } from './clients.js';
 import { CliUsageError } from './errors.js';
-import type { CliIo } from './io.js';
-import { nodeFetch } from './node-fetch.js';
+import { writeMessage, type CliIo } from './io.js';
+import { httpVersionOf, nodeFetch } from './node-fetch.js';
+import { visible } from './terminal-text.js';
 
 /** Headers made from the credentials: never from -H. */
 const AUTH_HEADERS = /^(authorization|x-authorization-.*|x-api-key|cookie)$/i;
@@ -54,12 +55,12 @@ export function conventionFetch({ headers, verbose }: HttpConventions, io: CliIo
     for (const [name, value] of headers) request.headers.set(name, value);
     const started = performance.now();
     if (verbose) {
-      io.stderr.write(`> ${request.method} ${request.url}\n`);
-      for (const [name, value] of request.headers) io.stderr.write(`> ${name}: ${shown(name, value)}\n`);
+      writeMessage(io.stderr, `> ${request.method} ${request.url}`);
+      for (const [name, value] of request.headers) writeMessage(io.stderr, `> ${name}: ${shown(name, value)}`);
     }
     const response = await base(request);
     if (verbose) io.stderr.write(`< ${response.status} (${Math.round(performance.now() - started)} ms)\n`);
-    head = [`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, ...[...response.headers].map(([name, value]) => `${name}: ${value}`)].join('\n');
+    head = [`HTTP/${httpVersionOf(response) ?? '1.1'} ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, ...[...response.headers].map(([name, value]) => `${name}: ${value}`)].map(visible).join('\n');
     return response;
   };
   return { fetch: wrapped, lastAnswerHead: () => head };

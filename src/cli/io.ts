@@ -3,10 +3,14 @@
  * `process`: the bin hands over the real streams, and tests run many
  * commands in one process with their own.
  */
+import { visible } from './terminal-text.js';
+
 export interface CliOutput {
   write(chunk: string): boolean;
   /** True on a terminal: pretty JSON on stdout, a progress line on stderr. */
   readonly isTTY?: boolean | undefined;
+  /** A terminal's width in columns: tables fit it (src/cli/output.ts). */
+  readonly columns?: number | undefined;
   /** Node streams emit 'drain' after a write returned false (backpressure for `--all`). */
   once?(event: 'drain', listener: () => void): unknown;
 }
@@ -24,6 +28,15 @@ export interface CliIo {
   readonly homeDir?: string | undefined;
   /** The working directory `--data @file` is read from. Default `process.cwd()`. */
   readonly cwd?: string | undefined;
+}
+
+/**
+ * One message line (an error, a warning, a status): its control characters
+ * escaped, so a value it quotes from a server or a file cannot split it or
+ * act on the terminal (src/cli/terminal-text.ts).
+ */
+export function writeMessage(out: CliOutput, text: string): void {
+  out.write(`${visible(text)}\n`);
 }
 
 /** Writes a line and waits for the stream to drain when it is full, so `--all` holds one page at most. */

@@ -8,7 +8,7 @@
  */
 import { findApi, topLevelCommands, type CliApi } from './apis.js';
 import { CliUsageError, EXIT } from './errors.js';
-import type { CliIo } from './io.js';
+import { writeMessage, type CliIo } from './io.js';
 
 export type { CliIo, CliOutput } from './io.js';
 
@@ -32,7 +32,7 @@ async function dispatch(io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   if (first === 'help') return help(io.argv.slice(1), io);
-  if (VERSION_FLAGS.has(first)) {
+  if (VERSION_FLAGS.has(first) || first === 'version') {
     const { readFile } = await import('node:fs/promises');
     const pkg = JSON.parse(await readFile(new URL(import.meta.url.includes('/dist/') ? '../../../package.json' : '../../package.json', import.meta.url), 'utf8'));
     io.stdout.write(`${pkg.version}\n`);
@@ -110,6 +110,19 @@ async function help(words: readonly string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const api = await apiNamed(apiName);
+  if (api.name === 'streams' && (operationName === 'latest' || operationName === 'watch')) {
+    const { runStreamsFlow } = await import('./streams-flows.js');
+    return runStreamsFlow(api, operationName, ['--help'], io);
+  }
+  if (api.name === 'streams' && operationName === 'verify') {
+    const { runVerify } = await import('./verify-command.js');
+    return runVerify(['--help'], io);
+  }
+  if (operationName === 'request') {
+    const { requestHelp } = await import('./request-command.js');
+    io.stdout.write(requestHelp(api));
+    return EXIT.ok;
+  }
   if (operationName === undefined) {
     const { loadTable } = await import('./spec-table.js');
     io.stdout.write(apiHelp(api, await loadTable(api)));
@@ -145,34 +158,30 @@ async function report(error: unknown, io: CliIo): Promise<number> {
     return EXIT.interrupted;
   }
   if (error instanceof CliUsageError) {
-    io.stderr.write(`service-sdk: ${error.message}\n${error.usage ? `\n${error.usage}` : ''}`);
+    writeMessage(io.stderr, `service-sdk: ${error.message}`);
+    if (error.usage) io.stderr.write(`\n${error.usage}`);
     return EXIT.usage;
   }
   const errors = await import('../core/errors.js');
-  const { PollFailedError, PollTimeoutError } = await import('../core/poll.js');
+  const { PollTimeoutError } = await import('../core/poll.js');
   if (error instanceof errors.ApiError) {
-    io.stderr.write(`service-sdk: ${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${messageOf(error.body) ?? error.message}\n`);
+    writeMessage(io.stderr, `service-sdk: ${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${messageOf(error.body) ?? error.message}`);
     return EXIT.apiError;
   }
   if (error instanceof errors.ConfigurationError) {
     const { inFlagWords } = await import('./credentials.js');
-    io.stderr.write(`service-sdk: ${inFlagWords(error)}\n`);
+    writeMessage(io.stderr, `service-sdk: ${inFlagWords(error)}`);
     return EXIT.usage;
   }
   if (error instanceof errors.ApiConnectionError || error instanceof errors.ApiTimeoutError || error instanceof PollTimeoutError) {
-    io.stderr.write(`service-sdk: no answer: ${error.message}\n`);
+    writeMessage(io.stderr, `service-sdk: no answer: ${error.message}`);
     return EXIT.noAnswer;
   }
-  if (error instanceof PollFailedError) {
-    io.stderr.write(`service-sdk: ${error.message}\n`);
-    io.stdout.write(`${JSON.stringify(error.resource)}\n`);
-    return EXIT.apiError;
-  }
   if (error instanceof errors.SdkError) {
-    io.stderr.write(`service-sdk: ${error.name}: ${error.message}\n`);
+    writeMessage(io.stderr, `service-sdk: ${error.name}: ${error.message}`);
     return EXIT.apiError;
   }
-  io.stderr.write(`service-sdk: unexpected failure: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+  writeMessage(io.stderr, `service-sdk: unexpected failure: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
   return EXIT.apiError;
 }
 

@@ -17,6 +17,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { FetchLike } from './clients.js';
 
+/** The HTTP version each answer came in (`1.1`), for `-i`'s status line: a Response does not carry it. */
+const versions = new WeakMap<Response, string>();
+
+/** The HTTP version `response` came in, when this fetch made it. */
+export function httpVersionOf(response: Response): string | undefined {
+  return versions.get(response);
+}
+
 /** Statuses whose answer has no body (a Response refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -49,7 +57,11 @@ export const nodeFetch: FetchLike = async (input, init) => {
         const status = incoming.statusCode ?? 0;
         const answerHeaders = new Headers();
         for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) answerHeaders.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
-        finish(() => resolve(new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), { status, statusText: incoming.statusMessage ?? '', headers: answerHeaders })));
+        finish(() => {
+          const response = new Response(NULL_BODY.has(status) ? null : Buffer.concat(chunks), { status, statusText: incoming.statusMessage ?? '', headers: answerHeaders });
+          versions.set(response, incoming.httpVersion);
+          resolve(response);
+        });
       });
     });
     const onAbort = () => {

@@ -10,15 +10,15 @@ import { operationFlags } from './flags.js';
 import { readBody } from './body.js';
 import { makeClient, type LooseClient } from './clients.js';
 import { wantsColour } from './colour.js';
-import { envName, resolveSettings } from './credentials.js';
+import { resolveSettings } from './credentials.js';
 import { conventionFetch, parseHeaders } from './http-conventions.js';
 import { settingFlags } from './setting-flags.js';
 import type { CapturedRequest } from './dry-run.js';
 import { CliUsageError } from './errors.js';
-import { writeLine, type CliIo } from './io.js';
+import type { CliIo } from './io.js';
 import { compileFilter, outputFormat, printAnswerHead, printApiErrorBody, printResult } from './output.js';
 import { checkedRequest } from './spec-check.js';
-import { pagingOf } from './paging.js';
+import { maxItemsOf, pagingOf } from './paging.js';
 import type { ApiSettings } from './profiles.js';
 import type { CliOperation } from './spec-table.js';
 import { parseDuration } from './duration.js';
@@ -61,13 +61,11 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
   const wait = isSet(args, 'wait');
   const dryRun = isSet(args, 'dry-run');
   const paging = all ? pagingOf(api, operation) : undefined;
-  const maxItemsText = lastValue(args, 'max-items');
-  if (maxItemsText !== undefined && !all) throw new CliUsageError('--max-items: only with --all');
-  const maxItems = maxItemsText === undefined ? Number.POSITIVE_INFINITY : Number(maxItemsText);
-  if (!(Number.isInteger(maxItems) && maxItems >= 1) && maxItems !== Number.POSITIVE_INFINITY) {
-    throw new CliUsageError(`--max-items: expected an integer ≥ 1, got ${JSON.stringify(maxItemsText)}`);
-  }
+  const maxItems = maxItemsOf(args, all);
   if (all && paging === undefined) throw new CliUsageError(`--all: ${operation.name} is not a list that pages`);
+  for (const flag of ['wait-interval', 'wait-timeout']) {
+    if (!wait && args.flags.has(flag)) throw new CliUsageError(`--${flag}: only with --wait`);
+  }
   const waitFlow = wait ? waitFlowOf(api.spec, operation.id) : undefined;
   if (wait && waitFlow === undefined) throw new CliUsageError(`--wait: ${operation.name} starts no work to wait for`);
   // --wait-interval took plain milliseconds before it took durations: a bare number still means ms.
@@ -87,11 +85,7 @@ export async function runOperation(api: CliApi, operation: CliOperation, rest: r
 
   if (dry !== undefined) {
     await client[operation.method]!(operation.path, init);
-    for (const request of captured) {
-      await writeLine(io.stdout, dry.curlCommand(request, envName(api.credentials, 'apiKey')));
-      const inputs = await dry.signingInputs(request);
-      if (inputs) await writeLine(io.stderr, inputs.join('\n'));
-    }
+    await dry.printCaptured(captured, api, io);
     return 0;
   }
 

@@ -16,6 +16,7 @@ import { CliUsageError } from './errors.js';
 import { writeLine, type CliOutput } from './io.js';
 import { colourJson } from './colour.js';
 import { epochToIso, isTimeField } from './times.js';
+import { displayWidth, jsonText, padToWidth, truncateToWidth, visible } from './terminal-text.js';
 
 export type OutputFormat = 'json' | 'ndjson' | 'table';
 
@@ -46,9 +47,9 @@ export async function compileFilter(expression: string | undefined): Promise<Fil
   };
 }
 
-/** JSON that also carries bigints (decoded reports), as strings. */
+/** JSON that also carries bigints (decoded reports), as strings; no control character raw (src/cli/terminal-text.ts). */
 export function toJson(value: unknown, pretty: boolean): string {
-  return JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item), pretty ? 2 : undefined) ?? 'null';
+  return jsonText(JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? item.toString() : item), pretty ? 2 : undefined) ?? 'null');
 }
 
 /** Prints a result in `format`; `fields` are the item fields of a list answer (a table's header when it is empty). */
@@ -63,7 +64,12 @@ export async function printResult(out: CliOutput, value: unknown, format: Output
     for (const item of items) await writeLine(out, toJson(item, false));
     return;
   }
-  return writeLine(out, table(shown, filter ? undefined : fields));
+  return writeLine(out, table(shown, filter ? undefined : fields, terminalColumns(out)));
+}
+
+/** The width a table must fit: the terminal's, on a terminal; none in a pipe (nothing is ever cut there). */
+export function terminalColumns(out: CliOutput): number | undefined {
+  return out.isTTY === true && typeof out.columns === 'number' && out.columns > 0 ? out.columns : undefined;
 }
 
 /**
@@ -85,7 +91,7 @@ export async function printApiErrorBody(out: CliOutput, error: unknown, format: 
   const { ApiError } = await import('../core/errors.js');
   if (!(error instanceof ApiError)) return;
   if (head !== undefined) await printAnswerHead(out, head);
-  if (format === 'json') await writeLine(out, JSON.stringify(error.body ?? null));
+  if (format === 'json') await writeLine(out, toJson(error.body ?? null, false));
 }
 
 /** The items of a list answer (`{data: [...]}`, `{policies: [...], total}`…), when it is one. */
@@ -95,6 +101,7 @@ function listItems(value: unknown): unknown[] | undefined {
   return arrays.length === 1 ? (arrays[0] as unknown[]) : undefined;
 }
 
+/** A value as one table cell: times as ISO 8601, objects as JSON, control characters escaped. */
 function cell(value: unknown, key?: string): string {
   if (value === undefined || value === null) return '';
   if (key !== undefined && isTimeField(key)) {
@@ -102,7 +109,7 @@ function cell(value: unknown, key?: string): string {
     if (iso !== undefined) return iso;
   }
   if (typeof value === 'object') return toJson(value, false);
-  return String(value);
+  return visible(String(value));
 }
 
 /** The header of a list's rows: the fields the spec lists for its items, then any others the items have. */
@@ -116,25 +123,61 @@ export function tableRow(row: unknown, header: readonly string[]): string[] {
   return header.map((key) => cell(row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[key] : key === 'value' ? row : undefined, key));
 }
 
-/** Cells padded to `widths` and joined; a longer cell widens its row, never cut (identifiers stay whole). */
-export function tableLine(cells: readonly string[], widths: readonly number[]): string {
+/** The header row: each field's name upper-cased, escaped (a server names the fields). */
+export function headerCells(header: readonly string[]): string[] {
+  return header.map((name) => visible(name.toUpperCase()));
+}
+
+/**
+ * Cells padded to `widths` (in terminal columns) and joined. With `cut`
+ * (on a terminal) a longer cell is cut to its column with `…`; without (in
+ * a pipe) it is never cut and widens its row only.
+ */
+export function tableLine(cells: readonly string[], widths: readonly number[], cut = false): string {
   return cells
-    .map((text, i) => text.padEnd(widths[i] ?? 0))
-    .join('  ')
+    .map((text, i) => padToWidth(cut ? truncateToWidth(text, widths[i] ?? 0) : text, widths[i] ?? 0))
+    .join(GAP)
     .trimEnd();
 }
 
-/** Each column's width: its widest cell, the header's included. */
-export function columnWidths(header: readonly string[], body: readonly string[][]): number[] {
-  return header.map((name, i) => Math.max(name.length, ...body.map((row) => row[i]!.length)));
+const GAP = '  ';
+/** The narrowest a column is cut to on a narrow terminal. */
+const MIN_COLUMN = 4;
+/** Identifier columns (`channel_id`, `feedID`) are cut only once the others are as narrow as they go. */
+const isIdentifier = (name: string) => /id$/i.test(name);
+
+/**
+ * Each column's width: its widest cell, the header's included, in terminal
+ * columns. Given `maxWidth` (the terminal's), the widest columns are
+ * narrowed until the row fits: other columns first (to their header's width),
+ * identifiers last.
+ */
+export function columnWidths(header: readonly string[], body: readonly string[][], maxWidth?: number): number[] {
+  const widths = header.map((name, i) => Math.max(displayWidth(name), ...body.map((row) => displayWidth(row[i]!))));
+  if (maxWidth === undefined) return widths;
+  const total = () => widths.reduce((sum, width) => sum + width, 0) + GAP.length * (widths.length - 1);
+  const floors = [header.map((name) => Math.max(MIN_COLUMN, displayWidth(name))), header.map(() => MIN_COLUMN)];
+  for (const [pass, floor] of floors.entries()) {
+    while (total() > maxWidth) {
+      let widest = -1;
+      for (const [i, width] of widths.entries()) {
+        if (width <= floor[i]! || (pass === 0 && isIdentifier(header[i]!))) continue;
+        if (widest < 0 || width > widths[widest]!) widest = i;
+      }
+      if (widest < 0) break;
+      widths[widest]!--;
+    }
+  }
+  return widths;
 }
 
 /**
  * A plain-text table: a list's items as rows under their keys (the header
  * printed even for an empty list, from `fields`), or an object as key/value
- * rows. Times as ISO 8601.
+ * rows. Times as ISO 8601, control characters escaped. Given `maxWidth` (a
+ * terminal's width), it fits it, cutting the widest cells with `…`.
  */
-export function table(value: unknown, fields?: readonly string[]): string {
+export function table(value: unknown, fields?: readonly string[], maxWidth?: number): string {
   const rows = Array.isArray(value) ? value : listItems(value);
   let header: string[];
   let body: string[][];
@@ -143,10 +186,12 @@ export function table(value: unknown, fields?: readonly string[]): string {
     body = rows.map((row) => tableRow(row, header));
   } else if (value !== null && typeof value === 'object') {
     header = ['field', 'value'];
-    body = Object.entries(value).map(([key, item]) => [key, cell(item, key)]);
+    body = Object.entries(value).map(([key, item]) => [visible(key), cell(item, key)]);
   } else {
     return cell(value);
   }
-  const widths = columnWidths(header, body);
-  return [tableLine(header.map((name) => name.toUpperCase()), widths), ...body.map((row) => tableLine(row, widths))].join('\n');
+  const titles = headerCells(header);
+  const widths = columnWidths(titles, body, maxWidth);
+  const cut = maxWidth !== undefined;
+  return [tableLine(titles, widths, cut), ...body.map((row) => tableLine(row, widths, cut))].join('\n');
 }

@@ -5,6 +5,8 @@
  */
 import type { PagingStrategy } from '../core/paging-strategies.js';
 import type { CliApi } from './apis.js';
+import { lastValue, type ParsedArgs } from './argv.js';
+import { CliUsageError } from './errors.js';
 import type { CliOperation } from './spec-table.js';
 
 export interface Paging {
@@ -33,6 +35,16 @@ function reportTimePaging(start: number): PagingStrategy<number> {
 /** The strategy from the start position the user gave (`--offset`, `--page`, `--page-token`), or from its own first page. */
 function startingAt<Cursor>(strategy: PagingStrategy<Cursor>, start: unknown): PagingStrategy<Cursor> {
   return start === undefined ? strategy : { ...strategy, first: start as Cursor };
+}
+
+/** `--max-items` (only with `--all`): an integer ≥ 1, or no limit when not given. */
+export function maxItemsOf(args: ParsedArgs, all: boolean): number {
+  const text = lastValue(args, 'max-items');
+  if (text === undefined) return Number.POSITIVE_INFINITY;
+  if (!all) throw new CliUsageError('--max-items: only with --all');
+  const maxItems = Number(text);
+  if (!(Number.isInteger(maxItems) && maxItems >= 1)) throw new CliUsageError(`--max-items: expected an integer ≥ 1, got ${JSON.stringify(text)}`);
+  return maxItems;
 }
 
 export function pagingOf(api: CliApi, operation: CliOperation): Paging | undefined {

@@ -9,11 +9,14 @@
 import { homedir } from 'node:os';
 import type { CredentialGroup } from './apis.js';
 import { isSet, lastValue, parseArgs, type FlagSpec } from './argv.js';
-import { checkSettings, envName, FLAG_OF } from './credentials.js';
+import { checkSettings, FLAG_OF, resolveFrom } from './credentials.js';
+import { SETTINGS_ORDER } from './settings-order.js';
 import { CliProfileError, CliUsageError } from './errors.js';
-import type { CliIo } from './io.js';
-import { deleteProfile, profilePath, readProfiles, saveProfile, SETTING_KEYS, type ApiSettings } from './profiles.js';
+import { writeMessage, type CliIo } from './io.js';
+import { checkedProfileName, deleteProfile, profileNamed, profilePath, readProfiles, saveProfile, SETTING_KEYS, settingKeysOf, type ApiSettings } from './profiles.js';
 import { settingFlags } from './setting-flags.js';
+import { columnWidths, tableLine } from './output.js';
+import { visible } from './terminal-text.js';
 
 const FLAGS: ReadonlyMap<string, FlagSpec> = new Map<string, FlagSpec>([
   ['api', {}],
@@ -27,8 +30,10 @@ const HELP = `usage: service-sdk profile set <name> --api channels|streams|polic
        service-sdk profile path
 
 Profiles live in one file in your config directory, readable by you only
-(0600). Use one with --profile <name> (which beats the environment) or
-SERVICE_SDK_PROFILE; "default" is used when neither is given. A key or
+(0600). Use one with --profile <name> or SERVICE_SDK_PROFILE=<name>.
+Settings are taken from ${SETTINGS_ORDER}.
+Channels and policy profiles hold --api-key and --base-url; streams
+profiles also --api-secret, --network and --ws-url. A key or
 secret given as - is read from stdin, so it stays out of ps and your shell
 history. show masks secrets and says where each value comes from.
 `;
@@ -55,47 +60,58 @@ export async function runProfile(rest: readonly string[], io: CliIo): Promise<nu
     return 0;
   }
   if (action === 'list') {
-    for (const [profile, groups] of Object.entries(await readProfiles(path))) {
-      const parts = Object.entries(groups).map(([group, settings]) => `${group}(${Object.keys(settings ?? {}).join(',')})`);
-      io.stdout.write(`${profile}  ${parts.join(' ')}\n`);
-    }
+    const rows = Object.entries(await readProfiles(path)).map(([profile, groups]) => [
+      visible(profile),
+      visible(Object.entries(groups ?? {}).map(([group, settings]) => `${group}(${Object.keys(settings ?? {}).join(',')})`).join(' ')),
+    ]);
+    printRows(rows, io);
     return 0;
   }
   if (!['set', 'show', 'delete'].includes(action)) throw new CliUsageError(`profile: unknown action ${JSON.stringify(action)}: expected set, show, delete, list or path`, HELP);
   if (name === undefined || extra.length > 0) throw new CliUsageError(`profile ${action}: expected one profile name`, HELP);
+  checkedProfileName(name, `profile ${action}`);
   if (action === 'show') return showProfile(path, name, io);
   if (action === 'delete') {
     if (!(await deleteProfile(path, name))) throw new CliProfileError(`no profile named ${JSON.stringify(name)} in ${path}`);
-    io.stderr.write(`deleted profile ${name} (${path})\n`);
+    writeMessage(io.stderr, `deleted profile ${name} (${path})`);
     return 0;
   }
   const group = lastValue(args, 'api') as CredentialGroup | undefined;
   if (group === undefined || !GROUPS.includes(group)) throw new CliUsageError(`--api: expected one of ${GROUPS.join('|')}`, HELP);
   const settings: ApiSettings = await settingFlags(args, io);
+  const foreign = SETTING_KEYS.filter((key) => settings[key] !== undefined && !settingKeysOf(group).includes(key));
+  if (foreign.length > 0) throw new CliUsageError(`--${FLAG_OF[foreign[0]!]}: a ${group} profile has no ${FLAG_OF[foreign[0]!]} (only ${settingKeysOf(group).map((key) => `--${FLAG_OF[key]}`).join(', ')})`);
   if (Object.keys(settings).length === 0) throw new CliUsageError('profile set: give at least one of --api-key, --api-secret, --base-url, --network, --ws-url');
   await checkSettings(group, settings);
   await saveProfile(path, name, group, settings);
-  io.stderr.write(`saved ${Object.keys(settings).join(', ')} for ${group} in profile ${name} (${path})\n`);
+  writeMessage(io.stderr, `saved ${Object.keys(settings).join(', ')} for ${group} in profile ${name} (${path})`);
   return 0;
+}
+
+/** Rows of escaped cells as aligned columns on stdout (the last one unpadded). */
+function printRows(rows: readonly string[][], io: CliIo): void {
+  if (rows.length === 0) return;
+  const widths = columnWidths(rows[0]!.map(() => ''), rows);
+  for (const row of rows) io.stdout.write(`${tableLine(row, widths)}\n`);
 }
 
 /** `profile show <name>`: one line per setting, `group  flag  value  source`, secrets masked. */
 async function showProfile(path: string, name: string, io: CliIo): Promise<number> {
-  const profile = (await readProfiles(path))[name];
+  const profiles = await readProfiles(path);
+  const profile = profileNamed(profiles, name);
   if (profile === undefined) throw new CliProfileError(`no profile named ${JSON.stringify(name)} in ${path}`);
   const rows: string[][] = [];
   for (const group of GROUPS) {
-    for (const key of SETTING_KEYS) {
-      const value = profile[group]?.[key];
-      if (value === undefined) continue;
-      const variable = envName(group, key);
-      // With --profile the profile wins; the variable it overrides is named.
-      const source = `profile ${name}${io.env[variable] ? ` (overrides ${variable})` : ''}`;
-      rows.push([group, FLAG_OF[key], SECRETS.has(key) ? masked(value) : value, source]);
+    // What a command would use with this profile named (--profile or SERVICE_SDK_PROFILE): the same resolution.
+    const resolved = resolveFrom(group, {}, name, profiles, io.env);
+    for (const key of settingKeysOf(group)) {
+      if (profile[group]?.[key] === undefined) continue;
+      const setting = resolved[key]!;
+      const source = `${setting.source}${setting.overrides ? ` (overrides ${setting.overrides})` : ''}`;
+      rows.push([group, FLAG_OF[key], SECRETS.has(key) ? masked(setting.value) : visible(setting.value), visible(source)]);
     }
   }
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) io.stdout.write(`${row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  ')}\n`);
-  io.stderr.write(`(${path}; used with --profile ${name})\n`);
+  printRows(rows, io);
+  writeMessage(io.stderr, `(${path}; used with --profile ${name})`);
   return 0;
 }

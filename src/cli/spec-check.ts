@@ -12,7 +12,7 @@ import type { CliApi } from './apis.js';
 import type { ParsedArgs } from './argv.js';
 import { CliUsageError } from './errors.js';
 import type { CliOperation, CliParam } from './spec-table.js';
-import type { CheckedRequest, RequestCheck, RequestProblem } from '../sandbox/apply-request-check.js';
+import type { CheckedParameters, CheckedRequest, RequestCheck, RequestProblem } from '../sandbox/apply-request-check.js';
 
 /** The operation's generated check; only its own API's checks are loaded (start-up). */
 async function checkOf(api: CliApi, operation: CliOperation): Promise<RequestCheck> {
@@ -68,13 +68,14 @@ export async function checkedRequest(api: CliApi, operation: CliOperation, args:
  * (`query parameter limit`), as the user wrote them in the path; the body
  * in the operation command's words (`--data: body.name is required`).
  */
-export async function checkRawRequest(api: CliApi, operation: CliOperation, request: CheckedRequest): Promise<void> {
+export async function checkRawRequest(api: CliApi, operation: CliOperation, request: CheckedRequest): Promise<CheckedParameters> {
   const named = `${operation.method} ${operation.path} (${operation.name})`;
   if (request.body !== undefined && operation.body === undefined) throw new CliUsageError(`--data: ${named} takes no request body`);
   if (request.body === undefined && operation.body?.required) throw new CliUsageError(`missing --data: ${named} needs a JSON request body`);
   const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
   const result = applyRequestCheck(await checkOf(api, operation), request);
   if (result.problem !== undefined) throw refusal(result.problem, `${result.problem.location} parameter ${result.problem.field}`);
+  return result.parameters;
 }
 
 /**

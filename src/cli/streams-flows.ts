@@ -1,6 +1,9 @@
 /**
  * The streams API's two flows beyond its operations:
- * - `streams latest <feedID>… [--decode]`: each stream's latest report;
+ * - `streams latest <feedID>… [--decode]`: each stream's latest report, always
+ *   as one array (in the order given), however many feed IDs: a stream that
+ *   fails or is not verified is told on stderr and left out (exit 1), so
+ *   `[]` when none is printed;
  * - `streams watch <feedID>…`: the live stream as NDJSON until Ctrl-C (or `--count`).
  * With `--verify --trust …`, both print only the reports whose signatures the
  * trust vouches for; each other one is told on stderr with its reason.
@@ -10,7 +13,7 @@ import { isSet, lastValue, parseArgs, type ParsedArgs } from './argv.js';
 import { makeClient } from './clients.js';
 import { resolveSettings } from './credentials.js';
 import { CliUsageError, EXIT } from './errors.js';
-import { writeLine, type CliIo } from './io.js';
+import { writeLine, writeMessage, type CliIo } from './io.js';
 import { optionsHelp, streamsFlowFlagNames, streamsFlowFlags } from './flags.js';
 import { verifyOption } from './report-trust.js';
 import { settingFlags } from './setting-flags.js';
@@ -27,9 +30,11 @@ const DEFAULT_RECONNECT_ATTEMPTS = 10;
 
 const LATEST_HELP = `usage: service-sdk streams latest <feedID>… [--decode] [options]
 
-The latest report of each stream; --decode adds its values in human units
-(prices as decimals, times as ISO 8601). With --verify, only reports whose
-signatures --trust vouches for; exit 1 if any is not.
+The latest report of each stream, as one array in the order given (one
+feed ID or several); --decode adds its values in human units (prices as
+decimals, times as ISO 8601). A stream that fails is told on stderr and
+left out, exit 1. With --verify, only reports whose signatures --trust
+vouches for; each other one is told on stderr, exit 1 ([] if none is).
 
 ${optionsHelp(streamsFlowFlagNames('latest'))}
 `;
@@ -62,6 +67,10 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   }
   const feedIDs = await feedIDsOf(api, args);
   const format = outputFormat(lastValue(args, 'output'));
+  // The live stream has no end to close an array or size a table at: one report a line.
+  if (flow === 'watch' && format !== 'ndjson' && lastValue(args, 'output') !== undefined) {
+    throw new CliUsageError(`--output ${format}: streams watch prints one report per line (ndjson) as they arrive; give --output ndjson or none`);
+  }
   const filter = await compileFilter(lastValue(args, 'filter'));
   const countText = lastValue(args, 'count');
   const count = countText === undefined ? Number.POSITIVE_INFINITY : Number(countText);
@@ -91,13 +100,13 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
         const report = await streams.getLatestReport(client as never, feedID, { decode, ...(trust ? { verify: trust } : {}), ...(io.signal ? { signal: io.signal } : {}) });
         reports.push(decode ? inHumanUnits(report as never) : report);
       } catch (error) {
-        if (!(error instanceof ApiError || error instanceof ReportVerificationError) || feedIDs.length === 1) throw error;
+        if (!(error instanceof ApiError || error instanceof ReportVerificationError)) throw error;
         failed++;
         const why = error instanceof ApiError ? `${error.status} ${error.type}${error.code ? ` ${error.code}` : ''}: ${error.message}` : error.message;
-        io.stderr.write(`service-sdk: ${feedID}: ${why}\n`);
+        writeMessage(io.stderr, `service-sdk: ${feedID}: ${why}`);
       }
     }
-    await printResult(io.stdout, feedIDs.length === 1 ? reports[0] : reports, format, filter);
+    await printResult(io.stdout, reports, format, filter);
     return failed > 0 ? EXIT.apiError : EXIT.ok;
   }
 
@@ -115,10 +124,10 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
         // A report the trust does not vouch for is said plainly, with the verification's reason.
         if (event.type === 'message-skipped' && event.error.problem === 'unverified') {
           unverified++;
-          io.stderr.write(`service-sdk: report not verified: ${event.error.message}\n`);
+          writeMessage(io.stderr, `service-sdk: report not verified: ${event.error.message}`);
           return;
         }
-        io.stderr.write(`stream: ${describeEvent(event)}\n`);
+        writeMessage(io.stderr, `stream: ${describeEvent(event)}`);
       },
     });
   } catch (error) {
@@ -139,7 +148,7 @@ export async function runStreamsFlow(api: CliApi, flow: (typeof STREAMS_FLOWS)[n
   } catch (error) {
     if (!(error instanceof streams.ReportStreamConnectionError)) throw error;
     // The reconnection budget is spent: the service is not there to answer.
-    io.stderr.write(`service-sdk: no answer: ${error.message}; gave up (--reconnect-attempts ${reconnectAttempts})\n`);
+    writeMessage(io.stderr, `service-sdk: no answer: ${error.message}; gave up (--reconnect-attempts ${reconnectAttempts})`);
     return EXIT.noAnswer;
   } finally {
     await live.close();

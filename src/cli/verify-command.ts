@@ -17,20 +17,21 @@ const VERIFY_HELP = `usage: service-sdk streams verify <fullReport|@file|@-> --t
 Checks a report's signatures against the oracle network configurations of
 --trust (digest → { f, signers }, as the verifier contract emitted them, or
 the sandbox's reportTrust), as the on-chain verifier would. The report is its
-fullReport hex, or a report as streams latest prints it. Prints
+fullReport hex, or a report as streams latest prints it (an array of one). Prints
 { valid, configDigest, signers } or { valid: false, reason, message };
 exit 0 when valid, 1 when not.
 
 ${optionsHelp(streamsFlowFlagNames('verify'))}
 `;
 
-/** The fullReport in `text`: the hex itself, or the `fullReport` of a report object (`streams latest`'s output). */
+/** The fullReport in `text`: the hex itself, or the `fullReport` of a report object, alone or as the one item of `streams latest`'s array. */
 function fullReportOf(text: string): string {
   const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return trimmed;
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return trimmed;
   try {
-    const report = JSON.parse(trimmed) as { fullReport?: unknown };
-    if (typeof report.fullReport === 'string') return report.fullReport;
+    const parsed = JSON.parse(trimmed) as unknown;
+    const report = (Array.isArray(parsed) && parsed.length === 1 ? parsed[0] : parsed) as { fullReport?: unknown } | null;
+    if (typeof report?.fullReport === 'string') return report.fullReport;
   } catch {
     // Not JSON after all: verified as given, and refused as malformed.
   }

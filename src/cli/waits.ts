@@ -12,7 +12,7 @@
  */
 import type { PollOptions } from '../core/poll.js';
 import type { LooseClient } from './clients.js';
-import type { CliOutput } from './io.js';
+import { writeMessage, type CliOutput } from './io.js';
 
 /** Polls the work one operation started, with the SDK's wait for it. */
 export type WaitRun = (
@@ -105,6 +105,6 @@ export function statusPrinter(stderr: CliOutput): (status: string) => void {
   const started = Date.now();
   return (status) => {
     const now = Date.now();
-    stderr.write(`${new Date(now).toISOString().slice(11, 23)}  +${((now - started) / 1000).toFixed(1)}s  ${status}\n`);
+    writeMessage(stderr, `${new Date(now).toISOString().slice(11, 23)}  +${((now - started) / 1000).toFixed(1)}s  ${status}`);
   };
 }

@@ -3,8 +3,10 @@
  * `--output` format: NDJSON (the default with `--all`: one item per line),
  * one JSON array (`--output json`, opened before the first item and closed
  * after the last, so a walk of any length is never held whole), or a table
- * (one header, then a row per item; the columns sized on the first page,
- * later cells widening their row rather than being cut). `--max-items N`
+ * (one header, then a row per item; the columns sized on the first page and,
+ * on a terminal, fitted to it, a later longer cell cut to its column so the
+ * columns hold; in a pipe no cell is cut, and a longer one widens its own
+ * row only). `--max-items N`
  * stops after N items. A progress count goes to a terminal's stderr.
  *
  * A page's items go out in one write when the walk next waits (for the
@@ -14,7 +16,7 @@
  */
 import type { LooseClient } from './clients.js';
 import type { CliIo } from './io.js';
-import { columnWidths, tableHeader, tableLine, tableRow, toJson, type Filter, type OutputFormat } from './output.js';
+import { columnWidths, headerCells, tableHeader, tableLine, tableRow, terminalColumns, toJson, type Filter, type OutputFormat } from './output.js';
 import type { Paging } from './paging.js';
 import type { CliOperation } from './spec-table.js';
 
@@ -38,7 +40,8 @@ function jsonArrayWriter(): ItemWriter {
   };
 }
 
-function tableWriter(fields: readonly string[] | undefined): ItemWriter {
+function tableWriter(fields: readonly string[] | undefined, maxWidth: number | undefined): ItemWriter {
+  const cut = maxWidth !== undefined;
   let firstPage: unknown[] | undefined = [];
   let header: string[] = [];
   let widths: number[] = [];
@@ -47,8 +50,9 @@ function tableWriter(fields: readonly string[] | undefined): ItemWriter {
     firstPage = undefined;
     header = tableHeader(rows, fields);
     const body = rows.map((row) => tableRow(row, header));
-    widths = columnWidths(header, body);
-    return [tableLine(header.map((name) => name.toUpperCase()), widths), ...body.map((row) => tableLine(row, widths))].map((line) => `${line}\n`).join('');
+    const titles = headerCells(header);
+    widths = columnWidths(titles, body, maxWidth);
+    return [tableLine(titles, widths, cut), ...body.map((row) => tableLine(row, widths, cut))].map((line) => `${line}\n`).join('');
   };
   return {
     item: (value) => {
@@ -56,16 +60,16 @@ function tableWriter(fields: readonly string[] | undefined): ItemWriter {
         firstPage.push(value);
         return '';
       }
-      return `${tableLine(tableRow(value, header), widths)}\n`;
+      return `${tableLine(tableRow(value, header), widths, cut)}\n`;
     },
     page: () => (firstPage !== undefined && firstPage.length > 0 ? startTable() : ''),
     end: () => (firstPage !== undefined ? startTable() : ''),
   };
 }
 
-function itemWriter(format: OutputFormat | undefined, fields: readonly string[] | undefined): ItemWriter {
+function itemWriter(format: OutputFormat | undefined, fields: readonly string[] | undefined, maxWidth: number | undefined): ItemWriter {
   if (format === 'json') return jsonArrayWriter();
-  if (format === 'table') return tableWriter(fields);
+  if (format === 'table') return tableWriter(fields, maxWidth);
   return ndjsonWriter();
 }
 
@@ -97,21 +101,28 @@ export async function walkAll(
     ...(typeof size === 'number' ? { pageSize: size } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
   });
-  const writer = itemWriter(format, filter ? undefined : operation.listFields);
+  const writer = itemWriter(format, filter ? undefined : operation.listFields, terminalColumns(io.stdout));
   const progress = io.stderr.isTTY === true;
   let count = 0;
   let pending = '';
   let flushScheduled = false;
   let drained: Promise<void> | undefined;
+  // The progress count shown last: blanked before rows are written, as stdout and stderr often share one terminal.
+  let shown = '';
+  const showProgress = (text: string) => {
+    io.stderr.write(`\r${shown === '' ? '' : `${' '.repeat(shown.length)}\r`}${text}`);
+    shown = text;
+  };
   const flush = (last = false) => {
     flushScheduled = false;
     const chunk = pending + writer.page() + (last ? writer.end() : '');
     pending = '';
     if (chunk === '') return;
+    if (progress && shown !== '') showProgress('');
     if (!io.stdout.write(chunk) && io.stdout.once !== undefined) {
       drained = new Promise<void>((resolve) => io.stdout.once!('drain', () => resolve()));
     }
-    if (progress) io.stderr.write(`\r${count} items…`);
+    if (progress && !last) showProgress(`${count} items…`);
   };
   try {
     for await (const item of items) {
@@ -130,7 +141,7 @@ export async function walkAll(
     }
   } finally {
     flush(true);
-    if (progress) io.stderr.write(`\r${count} items    \n`);
+    if (progress) showProgress(`${count} items\n`);
   }
   return 0;
 }

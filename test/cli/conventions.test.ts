@@ -28,7 +28,7 @@ describe('with a listening sandbox', () => {
     const run = await cli(['channels', 'list-networks', '--include'], { env: env() });
     expect(run.code).toBe(0);
     const [head, body] = run.stdout.split('\n\n');
-    expect(head).toMatch(/^HTTP 200 OK\n(.*\n)*content-type: application\/json/i);
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\n(.*\n)*content-type: application\/json/i);
     expect(JSON.parse(body!).data.length).toBeGreaterThan(0);
   });
 
@@ -44,17 +44,17 @@ describe('with a listening sandbox', () => {
     const notFound = await cli(['channels', 'get-channel', '--channel-id', missing, '-i'], { env: env() });
     expect([notFound.code, notFound.stderr]).toEqual([1, expect.stringMatching(/^service-sdk: 404 /)]);
     const answer404 = headAndBody(notFound.stdout);
-    expect(answer404.head).toMatch(/^HTTP 404 Not Found\n(.*\n)*content-type: application\/json/i);
+    expect(answer404.head).toMatch(/^HTTP\/1\.1 404 Not Found\n(.*\n)*content-type: application\/json/i);
     expect(answer404.body).toEqual((await cli(['channels', 'get-channel', '--channel-id', missing], { env: env() })).json);
 
     const raw = await cli(['channels', 'request', 'GET', `/channels/${missing}`, '--include'], { env: env() });
-    expect([raw.code, headAndBody(raw.stdout).head]).toEqual([1, expect.stringMatching(/^HTTP 404 Not Found\n/)]);
+    expect([raw.code, headAndBody(raw.stdout).head]).toEqual([1, expect.stringMatching(/^HTTP\/1\.1 404 Not Found\n/)]);
 
     live.sandbox.inject({ route: 'listNetworks', status: 400 });
     const badRequest = await cli(['channels', 'list-networks', '-i'], { env: env() });
     expect([badRequest.code, badRequest.stderr]).toEqual([1, expect.stringMatching(/^service-sdk: 400 /)]);
     const answer400 = headAndBody(badRequest.stdout);
-    expect(answer400.head).toMatch(/^HTTP 400 Bad Request\n(.*\n)*content-type: application\/json/i);
+    expect(answer400.head).toMatch(/^HTTP\/1\.1 400 Bad Request\n(.*\n)*content-type: application\/json/i);
     expect(answer400.body).toMatchObject({ message: expect.any(String) });
   });
 

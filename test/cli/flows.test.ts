@@ -50,7 +50,7 @@ describe('with a listening sandbox', () => {
     expect(lines(channels.stdout).map((line) => JSON.parse(line).name).sort()).toEqual(['a', 'b', 'c', 'd', 'payouts']);
     expect(channels.stderr).toBe('');
     const onTerminal = await cli(['channels', 'list-channels', '--all', '--limit', '2'], { env: env(), stderrTty: true });
-    expect([onTerminal.stdout, onTerminal.stderr]).toEqual([channels.stdout, expect.stringMatching(/^\r\d items….*\r5 items {4}\n$/s)]);
+    expect([onTerminal.stdout, onTerminal.stderr]).toEqual([channels.stdout, expect.stringMatching(/^\r\d items….*\r5 items\n$/s)]);
     const engines = await cli(['coordinator', 'list-policy-engines', '--all', '--page-size', '1', '--filter', 'name'], { env: env() });
     expect(lines(engines.stdout).length).toBeGreaterThanOrEqual(2);
     expect(lines(engines.stdout).every((line) => typeof JSON.parse(line) === 'string')).toBe(true);
@@ -112,14 +112,15 @@ describe('with a listening sandbox', () => {
   it('streams latest --decode prints values in human units', async () => {
     const run = await cli(['streams', 'latest', ETH_USD, '--decode'], { env: env() });
     expect(run.code).toBe(0);
-    expect(run.json).toMatchObject({
+    expect(run.json).toHaveLength(1);
+    expect(run.json[0]).toMatchObject({
       feedID: ETH_USD,
       version: 'V3',
       price: expect.stringMatching(/^\d{3,5}(\.\d+)?$/),
       bid: expect.stringMatching(/^\d+(\.\d+)?$/),
       observationsTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
     });
-    expect(run.json).not.toHaveProperty('rawRs');
+    expect(run.json[0]).not.toHaveProperty('rawRs');
     const two = await cli(['streams', 'latest', ETH_USD, '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439', '--output', 'ndjson'], { env: env() });
     expect(lines(two.stdout).map((line) => JSON.parse(line).feedID)).toEqual([ETH_USD, '0x00037da06d56d083fe599397a4769a042d63aa73dc4ef57709d31e9971a5b439']);
   });

@@ -68,7 +68,7 @@ describe('request <METHOD> <path>, checked before sending', () => {
     const before = answers.count('createChannel');
     const run = await cli(['channels', 'request', 'POST', '/channels', '--data', '{"nam":"x"}', '--no-check', '-i'], { env: env() });
     expect([run.code, run.stderr]).toEqual([1, expect.stringMatching(/^service-sdk: 400 /)]);
-    expect(run.stdout).toMatch(/^HTTP 400 Bad Request\n/);
+    expect(run.stdout).toMatch(/^HTTP\/1\.1 400 Bad Request\n/);
     expect(JSON.parse(run.stdout.slice(run.stdout.indexOf('\n\n') + 2))).toMatchObject({ message: expect.stringContaining('name') });
     expect(answers.count('createChannel')).toBe(before + 1);
     const undocumented = await cli(['channels', 'request', 'GET', '/network', '--no-check'], { env: env() });

@@ -47,7 +47,7 @@ describe('streams verify, latest --verify and watch --verify', () => {
   async function latestReport(feedID: string): Promise<{ fullReport: string }> {
     const latest = await finish(start(['streams', 'latest', feedID], env()));
     expect(latest.code).toBe(0);
-    return JSON.parse(latest.stdout);
+    return JSON.parse(latest.stdout)[0];
   }
 
   it('a sandbox report verifies with the sandbox reportTrust: exit 0, the verification as JSON (inline, @file, @-)', async () => {
@@ -115,8 +115,8 @@ describe('streams verify, latest --verify and watch --verify', () => {
       finish(start(['streams', 'latest', ETH_USD, BTC_USD, '--verify', '--trust', ethOnly, '--output', 'ndjson'], env())),
       finish(start(['streams', 'latest', ETH_USD, '--verify'], env())),
     ]);
-    expect([good.code, JSON.parse(good.stdout).feedID]).toEqual([0, ETH_USD]);
-    expect([wrong.code, wrong.stdout, wrong.stderr]).toEqual([1, '', expect.stringContaining('not_a_signer')]);
+    expect([good.code, JSON.parse(good.stdout)[0].feedID]).toEqual([0, ETH_USD]);
+    expect([wrong.code, wrong.stdout, wrong.stderr]).toEqual([1, '[]\n', expect.stringContaining('not_a_signer')]);
     expect(partial.code).toBe(1);
     expect(partial.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line).feedID)).toEqual([ETH_USD]);
     expect(partial.stderr).toMatch(new RegExp(`${BTC_USD}: .*unknown_config`));
