@@ -18,7 +18,7 @@ afterEach(async () => {
 const skipped = (events: ReportStreamEvent[]) => events.flatMap((e) => (e.type === 'message-skipped' ? [e.error] : []));
 const message = (report: Report) => JSON.stringify({ report });
 
-describe('streamReports(…, { verify: trust })', () => {
+describe(readmeClaim('`live.stats` counts the reports checked (`checked`), those that passed (`verified`) and those refused (`unverified`).'), () => {
   const don = testDon(1);
   const stranger = testSigner(777);
 
@@ -54,8 +54,8 @@ describe('streamReports(…, { verify: trust })', () => {
     expect(skipped(events).map((e) => e.problem)).toEqual(['unverified', 'unverified', 'unverified', 'unverified']);
     expect(skipped(events)[0]!.message).toContain('not_a_signer');
     expect(skipped(events)[0]!.message).toContain(stranger.address.toLowerCase());
-    // 4 forged + 4 genuine distinct reports, each verified once; 4 copies dropped as duplicates.
-    expect(stream.stats).toMatchObject({ accepted: 4, unverified: 4, verified: 8, duplicates: 4 });
+    // 4 forged + 4 genuine distinct reports, each checked once: 4 passed, 4 refused; 4 copies dropped as duplicates.
+    expect(stream.stats).toMatchObject({ accepted: 4, checked: 8, verified: 4, unverified: 4, duplicates: 4 });
   });
 
   it('a forged copy of a delivered report is skipped as unverified, and a genuine different copy is still a conflict', async () => {
@@ -89,6 +89,6 @@ describe('streamReports(…, { verify: trust })', () => {
     await waitFor(() => received.length === 1, 'the forged report');
     await stream.close();
     await done;
-    expect(stream.stats).toMatchObject({ accepted: 1, unverified: 0, verified: 0 });
+    expect(stream.stats).toMatchObject({ accepted: 1, checked: 0, verified: 0, unverified: 0 });
   });
 });

@@ -31,9 +31,15 @@ export interface ReportStreamStats {
   conflicts: number;
   /** Open connections that were lost. */
   connectionsLost: number;
-  /** With `verify`: distinct reports whose signatures were checked (a copy of one is not checked again). */
+  /** With `verify`: distinct reports whose signatures were checked (a copy of one is not checked again), passed or not. */
+  checked: number;
+  /** With `verify`: checked reports whose signatures passed. */
   verified: number;
-  /** With `verify`: reports skipped because their signatures failed the check (also counted in `skipped`). */
+  /**
+   * With `verify`: reports refused, skipped as `unverified` (also counted in
+   * `skipped`): their signatures failed the check, or they came while the
+   * verification backlog was full and were not checked.
+   */
   unverified: number;
 }
 
@@ -46,7 +52,7 @@ export type StreamCounts = Omit<ReportStreamStats, 'dropped' | 'buffered'>;
  * its event never part ways.
  */
 export class StreamStatus {
-  readonly counts: StreamCounts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, conflicts: 0, connectionsLost: 0, verified: 0, unverified: 0 };
+  readonly counts: StreamCounts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, conflicts: 0, connectionsLost: 0, checked: 0, verified: 0, unverified: 0 };
 
   constructor(private readonly onStatus: ((event: ReportStreamEvent) => void) | undefined) {}
 

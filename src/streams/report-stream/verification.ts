@@ -115,8 +115,9 @@ export class StreamVerification {
     const end = performance.now() + RUN_BUDGET_MS;
     while (!this.stopped && this.waiting.length > 0 && performance.now() < end) {
       const { report, source, settle } = this.waiting.shift()!;
-      this.status.counts.verified++;
+      this.status.counts.checked++;
       const result = this.verify(report.fullReport);
+      if (result.valid) this.status.counts.verified++;
       this.remember(report.fullReport, result.valid);
       this.inQueue.delete(report.fullReport);
       if (!result.valid) this.refuse(source, `a report of ${report.feedID} at ${report.observationsTimestamp}: ${result.reason}: ${result.message}`);
