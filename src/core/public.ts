@@ -31,3 +31,5 @@ export { PollFailedError, PollTimeoutError, type PollOptions } from './poll.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { unwrap, InvalidResponseBodyError } from './unwrap.js';
 export { collect, PaginationCycleError } from './paginate.js';
+export { openTelemetryObserver, type OpenTelemetryObserverOptions } from './telemetry/tracing.js';
+export type { OpenTelemetryApi, OtelMeter, OtelTracerProvider } from './telemetry/otel-api.js';

@@ -1,0 +1,133 @@
+// Each attempt of a call is an OpenTelemetry client span, as the HTTP client
+// semantic conventions describe, and its trace context goes to the service:
+// the observer from `openTelemetryObserver(otel)`, driven per attempt as the
+// transport drives its observers (test/support/observed-fetch.ts), on a
+// channels client against the sandbox with two injected 503s; spans are read
+// back from sdk-trace-base's in-memory exporter.
+import * as otel from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, createChannelsClient, openTelemetryObserver } from '../../src/channels/index.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { observedFetch } from '../support/observed-fetch.js';
+
+const WALLET = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
+
+let exporter: InMemorySpanExporter;
+let provider: BasicTracerProvider;
+let sandbox: Sandbox;
+
+beforeAll(() => {
+  otel.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+});
+afterAll(() => {
+  otel.propagation.disable();
+});
+beforeEach(() => {
+  exporter = new InMemorySpanExporter();
+  provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  sandbox = createSandbox({ pace: 0 });
+});
+afterEach(async () => {
+  sandbox.close();
+  await provider.shutdown();
+});
+
+/** A channels client whose attempts `openTelemetryObserver` sees; `sent` records the headers of each request that left. */
+function tracedChannels() {
+  const sent: Headers[] = [];
+  const observer = openTelemetryObserver(otel, { tracerProvider: provider });
+  const send = (request: Request) => {
+    sent.push(new Headers(request.headers));
+    return sandbox.fetch(request);
+  };
+  const channels = createChannelsClient({
+    apiKey: sandbox.credentials.channels.apiKey,
+    baseUrl: 'https://acme.example:8443/v1',
+    retry: false,
+    fetch: observedFetch([observer], '/wallets/{wallet_id}', send),
+  });
+  return { channels, sent };
+}
+
+describe('openTelemetryObserver(otel)', () => {
+  it('makes each attempt a client span named `{method} {url.template}`, with the conventions attributes and the resend count on retries', async () => {
+    const { channels } = tracedChannels();
+    sandbox.inject({ route: 'getWallet', status: 503, times: 2 });
+    const { response } = await channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET } } });
+    expect(response.status).toBe(404);
+
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => span.name)).toEqual(['GET /v1/wallets/{wallet_id}', 'GET /v1/wallets/{wallet_id}', 'GET /v1/wallets/{wallet_id}']);
+    expect(spans.map((span) => span.kind)).toEqual([otel.SpanKind.CLIENT, otel.SpanKind.CLIENT, otel.SpanKind.CLIENT]);
+    const common = {
+      'http.request.method': 'GET',
+      'url.template': '/v1/wallets/{wallet_id}',
+      'url.full': `https://acme.example:8443/v1/wallets/${WALLET}`,
+      'server.address': 'acme.example',
+      'server.port': 8443,
+    };
+    expect(spans[0]!.attributes).toEqual({ ...common, 'http.response.status_code': 503, 'error.type': '503' });
+    expect(spans[1]!.attributes).toEqual({ ...common, 'http.request.resend_count': 1, 'http.response.status_code': 503, 'error.type': '503' });
+    expect(spans[2]!.attributes).toEqual({ ...common, 'http.request.resend_count': 2, 'http.response.status_code': 404, 'error.type': '404' });
+    expect(spans.map((span) => span.status.code)).toEqual([otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR]);
+  });
+
+  it('leaves a successful attempt without error.type or error status, and names the default port of the scheme', async () => {
+    const observer = openTelemetryObserver(otel, { tracerProvider: provider });
+    const channels = createChannelsClient({
+      apiKey: sandbox.credentials.channels.apiKey,
+      retry: false,
+      fetch: observedFetch([observer], '/networks', (request) => sandbox.fetch(request)),
+    });
+    const { response } = await channels.GET('/networks');
+    expect(response.status).toBe(200);
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.name).toBe('GET /v1/networks');
+    expect(span!.attributes).toEqual({
+      'http.request.method': 'GET',
+      'url.template': '/v1/networks',
+      'url.full': 'https://cre-connect.api.chain.link/v1/networks',
+      'server.address': 'cre-connect.api.chain.link',
+      'server.port': 443,
+      'http.response.status_code': 200,
+    });
+    expect(span!.status.code).toBe(otel.SpanStatusCode.UNSET);
+  });
+
+  it("sends each attempt's own span as the `traceparent` the service receives", async () => {
+    const { channels, sent } = tracedChannels();
+    sandbox.inject({ route: 'getWallet', status: 503 });
+    await channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET } } });
+    const spans = exporter.getFinishedSpans();
+    expect(sent).toHaveLength(2);
+    expect(sent.map((headers) => headers.get('traceparent'))).toEqual(
+      spans.map((span) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`),
+    );
+  });
+
+  it('gives an attempt that got no answer the error class as error.type', () => {
+    const observer = openTelemetryObserver(otel, { tracerProvider: provider });
+    const start = {
+      operation: { method: 'POST', path: '/channels', urlPath: '/v1/channels' },
+      attempt: 1,
+      maxAttempts: 1,
+      url: 'https://acme.example/v1/channels',
+      headers: new Headers(),
+      startedAt: 0,
+    };
+    const end = observer(start);
+    end?.({ ...start, durationMs: 30_000, errorType: 'ApiTimeoutError', retry: { willRetry: false, reason: 'last attempt' } });
+    const [span] = exporter.getFinishedSpans();
+    expect(span!.name).toBe('POST /v1/channels');
+    expect(span!.attributes['error.type']).toBe('ApiTimeoutError');
+    expect(span!.attributes['http.response.status_code']).toBeUndefined();
+    expect(span!.status.code).toBe(otel.SpanStatusCode.ERROR);
+  });
+
+  it('refuses anything but the @opentelemetry/api module with a ConfigurationError', () => {
+    expect(() => openTelemetryObserver(undefined as never)).toThrow(ConfigurationError);
+    expect(() => openTelemetryObserver({ trace: {} } as never)).toThrow(/@opentelemetry\/api/);
+  });
+});
