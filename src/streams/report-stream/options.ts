@@ -2,6 +2,7 @@ import { checkReportTrust } from '../../reports/verify-config.js';
 import type { ReportTrust } from '../../reports/verify-types.js';
 import { ConfigurationError } from '../../core/errors.js';
 import type { SdkError } from '../../core/errors.js';
+import type { OtelMeter } from '../../core/telemetry/otel-api.js';
 import type { ReportStreamMessageError } from './errors.js';
 import type { WebSocketConstructor } from './websocket.js';
 
@@ -86,6 +87,14 @@ export interface ReportStreamOptions {
   origins?: readonly string[];
   /** Called with every status change. An exception it throws is ignored. */
   onStatus?: (event: ReportStreamEvent) => void;
+  /**
+   * An OpenTelemetry `Meter` (`metrics.getMeter('my-service')` of
+   * `@opentelemetry/api`): the stream then reports its health as metrics
+   * named `service_sdk.stream.*` (reports delivered, skipped by reason,
+   * unverified, gaps filled and unfilled, reconnects, and the lag from
+   * observation to delivery). The SDK itself never imports OpenTelemetry.
+   */
+  meter?: OtelMeter;
   /** Reports held for a slow consumer before `overflow` applies. Default 1,000; at least the number of streams. */
   bufferSize?: number;
   /** Default `'latest-per-feed'`. */
@@ -129,6 +138,7 @@ export interface ResolvedStreamOptions {
   wsUrl: string;
   origins: readonly string[] | undefined;
   onStatus: ((event: ReportStreamEvent) => void) | undefined;
+  meter: OtelMeter | undefined;
   bufferSize: number;
   overflow: OverflowPolicy;
   backfill: { pageSize: number | undefined } | undefined;
@@ -205,6 +215,10 @@ export function resolveStreamOptions(options: ReportStreamOptions, defaultWsUrl:
   }
   const bufferSize = integer('bufferSize', options.bufferSize, Math.max(1000, feedCount), feedCount);
   if (options.onStatus !== undefined && typeof options.onStatus !== 'function') throw new ConfigurationError('onStatus', 'expected a function');
+  const { meter } = options;
+  if (meter !== undefined && (typeof meter?.createCounter !== 'function' || typeof meter.createHistogram !== 'function')) {
+    throw new ConfigurationError('meter', "expected an OpenTelemetry Meter (metrics.getMeter(…) of '@opentelemetry/api')");
+  }
   if (options.webSocket !== undefined && typeof options.webSocket !== 'function') {
     throw new ConfigurationError('webSocket', 'expected a WebSocket constructor');
   }
@@ -236,6 +250,7 @@ export function resolveStreamOptions(options: ReportStreamOptions, defaultWsUrl:
     wsUrl: options.wsUrl === undefined ? defaultWsUrl : wsUrlOption(options.wsUrl),
     origins,
     onStatus: options.onStatus,
+    meter,
     bufferSize,
     overflow,
     backfill,

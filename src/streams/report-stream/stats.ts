@@ -1,4 +1,5 @@
 import type { ReportStreamMessageError } from './errors.js';
+import type { StreamMetrics } from './metrics.js';
 import type { ReportStreamEvent } from './options.js';
 
 /** A stream's counters: `stream.stats` returns a copy. */
@@ -48,15 +49,24 @@ export type StreamCounts = Omit<ReportStreamStats, 'dropped' | 'buffered'>;
 
 /**
  * Where every part of a stream (connections, admission, delivery, backfill)
- * counts what happened and tells the `onStatus` listener, so a count and
- * its event never part ways.
+ * counts what happened and tells the `onStatus` listener (and the metrics,
+ * with a `meter`), so a count and its event never part ways.
  */
 export class StreamStatus {
   readonly counts: StreamCounts = { received: 0, accepted: 0, duplicates: 0, late: 0, backfilled: 0, skipped: 0, conflicts: 0, connectionsLost: 0, checked: 0, verified: 0, unverified: 0 };
 
-  constructor(private readonly onStatus: ((event: ReportStreamEvent) => void) | undefined) {}
+  constructor(
+    private readonly onStatus: ((event: ReportStreamEvent) => void) | undefined,
+    /** With the `meter` option: the same events as metrics. */
+    readonly metrics?: StreamMetrics,
+  ) {}
 
   emit(event: ReportStreamEvent): void {
+    try {
+      this.metrics?.event(event);
+    } catch {
+      // Nor must a meter's.
+    }
     try {
       this.onStatus?.(event);
     } catch {

@@ -10,6 +10,7 @@ import { ReportDelivery } from './delivery.js';
 import { ReportStreamAuthError, ReportStreamConnectionError, ReportStreamMessageError } from './errors.js';
 import { feedIDsOption, resolveStreamOptions, type ReportStreamEvent, type ReportStreamOptions, type ResolvedStreamOptions } from './options.js';
 import { discoverOrigins, staticOrigins, type StreamOrigin } from './origins.js';
+import { StreamMetrics } from './metrics.js';
 import { ReportQueue } from './queue.js';
 import { StreamStatus, type ReportStreamStats } from './stats.js';
 import { StreamVerification } from './verification.js';
@@ -106,7 +107,7 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
     private readonly settle?: SettleDestination,
   ) {
     this.feedIDs = new Map(ids.map((id) => [id.toLowerCase(), id]));
-    this.status = new StreamStatus(options.onStatus);
+    this.status = new StreamStatus(options.onStatus, options.meter === undefined ? undefined : new StreamMetrics(options.meter));
     const trust = new ReportTrust(options.maxFutureMs, now);
     this.admission = new ReportAdmission<R>(ids, trust, options.decode, this.status);
     this.queue = new ReportQueue<R>(options.bufferSize, options.overflow, (error) => this.finish(error));
@@ -151,7 +152,13 @@ class LiveReportStream<R extends Report> implements ReportStream<R>, ConnectionE
 
   next(): Promise<IteratorResult<R, undefined>> {
     if (!this.started) this.start();
-    return this.queue.next();
+    const { metrics } = this.status;
+    // Without a meter, no extra promise per report.
+    if (metrics === undefined) return this.queue.next();
+    return this.queue.next().then((result) => {
+      if (result.done !== true) metrics.deliveredAt(result.value.observationsTimestamp, this.now());
+      return result;
+    });
   }
 
   return(): Promise<IteratorResult<R, undefined>> {
