@@ -18,6 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ConfigurationError, createStreamsClient, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
+import { readmeClaim } from '../support/readme-claim.js';
 import { waitFor } from '../support/report-stream.js';
 import { STREAM_WAIT_MS } from '../support/sandbox-stream.js';
 
@@ -58,7 +59,7 @@ function counted(metrics: Map<string, MetricData>, name: string, attributes: Rec
   return points.filter((point) => Object.entries(attributes).every(([key, value]) => point.attributes[key] === value)).reduce((sum, point) => sum + point.value, 0);
 }
 
-describe('streamReports(…, { meter })', () => {
+describe(readmeClaim('Given a `meter`, `streamReports` reports as metrics what `stats` and `onStatus` report'), () => {
   it('reports delivered, skipped by reason, unverified, gaps filled and unfilled, reconnects and the delivery lag as metrics', async () => {
     const client = createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch, retry: false });
     const events: ReportStreamEvent[] = [];

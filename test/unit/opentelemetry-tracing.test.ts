@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ConfigurationError, createChannelsClient, openTelemetryObserver } from '../../src/channels/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { observedFetch } from '../support/observed-fetch.js';
+import { readmeClaim } from '../support/readme-claim.js';
 
 const WALLET = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
@@ -51,8 +52,8 @@ function tracedChannels() {
   return { channels, sent };
 }
 
-describe('openTelemetryObserver(otel)', () => {
-  it('makes each attempt a client span named `{method} {url.template}`, with the conventions attributes and the resend count on retries', async () => {
+describe(readmeClaim("`openTelemetryObserver(otel)`, given your `import * as otel from '@opentelemetry/api'`, returns an attempt observer for a client's `observers`."), () => {
+  it(readmeClaim("Each attempt of a call is then a client span named `{method} {url.template}` (e.g. `GET /v1/wallets/{wallet_id}`, the base path included), with the attributes of OpenTelemetry's HTTP client semantic conventions: `http.request.method`, `url.template`, `url.full`, `server.address`, `server.port`, `http.response.status_code`, and `http.request.resend_count` on a retry."), async () => {
     const { channels } = tracedChannels();
     sandbox.inject({ route: 'getWallet', status: 503, times: 2 });
     const { response } = await channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET } } });
@@ -96,7 +97,7 @@ describe('openTelemetryObserver(otel)', () => {
     expect(span!.status.code).toBe(otel.SpanStatusCode.UNSET);
   });
 
-  it("sends each attempt's own span as the `traceparent` the service receives", async () => {
+  it(readmeClaim("Each attempt sends its span's trace context to the service (`traceparent`, through the propagator you registered)."), async () => {
     const { channels, sent } = tracedChannels();
     sandbox.inject({ route: 'getWallet', status: 503 });
     await channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET } } });
@@ -107,23 +108,42 @@ describe('openTelemetryObserver(otel)', () => {
     );
   });
 
-  it('gives an attempt that got no answer the error class as error.type', () => {
+  it(readmeClaim("An attempt that fails has the status ERROR and an `error.type`: the status code of a 4xx or 5xx answer, or the error's class (`ApiTimeoutError`, `ApiConnectionError`) when no answer came."), () => {
     const observer = openTelemetryObserver(otel, { tracerProvider: provider });
-    const start = {
+    const start = (attempt: number) => ({
       operation: { method: 'POST', path: '/channels', urlPath: '/v1/channels' },
-      attempt: 1,
-      maxAttempts: 1,
+      attempt,
+      maxAttempts: 3,
       url: 'https://acme.example/v1/channels',
       headers: new Headers(),
       startedAt: 0,
-    };
-    const end = observer(start);
-    end?.({ ...start, durationMs: 30_000, errorType: 'ApiTimeoutError', retry: { willRetry: false, reason: 'last attempt' } });
+    });
+    const retry = { willRetry: true, reason: 'transient' };
+    observer(start(1))?.({ ...start(1), durationMs: 30_000, errorType: 'ApiTimeoutError', retry });
+    observer(start(2))?.({ ...start(2), durationMs: 5, error: Object.assign(new Error('no answer'), { name: 'ApiConnectionError' }), retry });
+    observer(start(3))?.({ ...start(3), durationMs: 5, status: 409, retry: { willRetry: false, reason: 'not transient' } });
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => span.name)).toEqual(['POST /v1/channels', 'POST /v1/channels', 'POST /v1/channels']);
+    expect(spans.map((span) => span.attributes['error.type'])).toEqual(['ApiTimeoutError', 'ApiConnectionError', '409']);
+    expect(spans.map((span) => span.attributes['http.response.status_code'])).toEqual([undefined, undefined, 409]);
+    expect(spans.map((span) => span.status.code)).toEqual([otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR]);
+  });
+
+  it(readmeClaim('Spans go to the tracer provider registered with `@opentelemetry/api`, or to `tracerProvider` when you pass one: `openTelemetryObserver(otel, { tracerProvider })`.'), async () => {
+    otel.trace.setGlobalTracerProvider(provider);
+    try {
+      const channels = createChannelsClient({
+        apiKey: sandbox.credentials.channels.apiKey,
+        retry: false,
+        fetch: observedFetch([openTelemetryObserver(otel)], '/networks', (request) => sandbox.fetch(request)),
+      });
+      await channels.GET('/networks');
+    } finally {
+      otel.trace.disable();
+    }
     const [span] = exporter.getFinishedSpans();
-    expect(span!.name).toBe('POST /v1/channels');
-    expect(span!.attributes['error.type']).toBe('ApiTimeoutError');
-    expect(span!.attributes['http.response.status_code']).toBeUndefined();
-    expect(span!.status.code).toBe(otel.SpanStatusCode.ERROR);
+    expect(span!.name).toBe('GET /v1/networks');
+    expect(span!.instrumentationScope.name).toBe('@ourteam/service-sdk');
   });
 
   it('refuses anything but the @opentelemetry/api module with a ConfigurationError', () => {

@@ -23,6 +23,7 @@ export interface OtelTracer {
   startSpan(name: string, options?: { kind?: number; attributes?: OtelAttributes }, context?: unknown): OtelSpan;
 }
 
+/** A `TracerProvider` of OpenTelemetry (the SDK's, or one registered globally). */
 export interface OtelTracerProvider {
   getTracer(name: string, version?: string): OtelTracer;
 }

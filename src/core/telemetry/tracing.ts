@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors.js';
 import type { AttemptEnd, AttemptObserver, AttemptStart, CallOperation } from '../observe.js';
 import type { OpenTelemetryApi, OtelAttributes, OtelTracerProvider } from './otel-api.js';
 
+/** The options of `openTelemetryObserver`. */
 export interface OpenTelemetryObserverOptions {
   /** Where spans go. Default: the provider registered globally with `@opentelemetry/api` (`trace.getTracer`). */
   tracerProvider?: OtelTracerProvider;
@@ -31,7 +32,7 @@ const headerSetter = { set: (headers: Headers, key: string, value: string) => he
  */
 export function openTelemetryObserver(api: OpenTelemetryApi, options: OpenTelemetryObserverOptions = {}): AttemptObserver {
   if (typeof api?.trace?.getTracer !== 'function' || typeof api.propagation?.inject !== 'function' || typeof api.context?.active !== 'function') {
-    throw new ConfigurationError('openTelemetryObserver', "expected the @opentelemetry/api module (import * as otel from '@opentelemetry/api')");
+    throw new ConfigurationError('openTelemetryObserver', 'expected the @opentelemetry/api module object (its namespace import)');
   }
   if (options.tracerProvider !== undefined && typeof options.tracerProvider?.getTracer !== 'function') {
     throw new ConfigurationError('tracerProvider', 'expected an OpenTelemetry TracerProvider');
