@@ -19,11 +19,10 @@ import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { ConfigurationError, createStreamsClient, streamReports, type Report, type ReportStreamEvent } from '../../src/streams/index.js';
 import { refuseNonLoopback, type RefusedNetwork } from '../support/refuse-network.js';
 import { readmeClaim } from '../support/readme-claim.js';
-import { waitFor } from '../support/report-stream.js';
-import { STREAM_WAIT_MS } from '../support/sandbox-stream.js';
+import { FAST, waitFor } from '../support/report-stream.js';
+import { STREAM_WAIT_MS, streamFromSandbox } from '../support/sandbox-stream.js';
 
 const ETH_USD = '0x000359843a543ee2fe414dc14c7e7920ef10f4372990b79d6361cdc0dd1ba782';
-const FAST = { reconnect: { baseDelayMs: 20, maxDelayMs: 50 }, pingIntervalMs: 500, pongTimeoutMs: 2_000 };
 
 let sandbox: Sandbox;
 let network: RefusedNetwork;
@@ -135,6 +134,18 @@ describe(readmeClaim('Given a `meter`, `streamReports` reports as metrics what `
     expect(point!.value.max).toBeCloseTo(Math.max(...lags), 6);
     // The backfilled reports came seconds after their observation.
     expect(Math.max(...lags)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('goes on delivering when the meter throws', async () => {
+    const client = createStreamsClient({ ...sandbox.credentials.streams, fetch: sandbox.fetch });
+    const broken = () => {
+      throw new Error('the meter is broken');
+    };
+    const meter = { createCounter: () => ({ add: broken }), createHistogram: () => ({ record: broken }) };
+    sandbox.inject({ reports: 'stranger' });
+    const { received, events } = await streamFromSandbox(sandbox, client, [ETH_USD], 2, { verify: sandbox.reportTrust, meter });
+    expect(received.length).toBeGreaterThanOrEqual(2);
+    expect(events.filter((event) => event.type === 'message-skipped')).toHaveLength(1);
   });
 
   it('refuses a meter that is not one with a ConfigurationError naming it', async () => {
