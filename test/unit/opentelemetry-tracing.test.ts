@@ -1,16 +1,14 @@
 // Each attempt of a call is an OpenTelemetry client span, as the HTTP client
 // semantic conventions describe, and its trace context goes to the service:
-// the observer from `openTelemetryObserver(otel)`, driven per attempt as the
-// transport drives its observers (test/support/observed-fetch.ts), on a
-// channels client against the sandbox with two injected 503s; spans are read
-// back from sdk-trace-base's in-memory exporter.
+// the observer from `openTelemetryObserver(otel)` in a channels client's
+// `observers`, against the sandbox with two injected 503s (retried by the
+// client); spans are read back from sdk-trace-base's in-memory exporter.
 import * as otel from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, createChannelsClient, openTelemetryObserver } from '../../src/channels/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { observedFetch } from '../support/observed-fetch.js';
 import { readmeClaim } from '../support/readme-claim.js';
 
 const WALLET = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
@@ -35,19 +33,20 @@ afterEach(async () => {
   await provider.shutdown();
 });
 
-/** A channels client whose attempts `openTelemetryObserver` sees; `sent` records the headers of each request that left. */
+/** A channels client whose attempts `openTelemetryObserver` sees, retrying at once; `sent` records the headers of each request that left. */
 function tracedChannels() {
   const sent: Headers[] = [];
   const observer = openTelemetryObserver(otel, { tracerProvider: provider });
-  const send = (request: Request) => {
+  const send = (request: Request, init?: RequestInit) => {
     sent.push(new Headers(request.headers));
-    return sandbox.fetch(request);
+    return sandbox.fetch(request, init);
   };
   const channels = createChannelsClient({
     apiKey: sandbox.credentials.channels.apiKey,
     baseUrl: 'https://acme.example:8443/v1',
-    retry: false,
-    fetch: observedFetch([observer], '/wallets/{wallet_id}', send),
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+    observers: [observer],
+    fetch: send,
   });
   return { channels, sent };
 }
@@ -79,8 +78,8 @@ describe(readmeClaim("`openTelemetryObserver(otel)`, given your `import * as ote
     const observer = openTelemetryObserver(otel, { tracerProvider: provider });
     const channels = createChannelsClient({
       apiKey: sandbox.credentials.channels.apiKey,
-      retry: false,
-      fetch: observedFetch([observer], '/networks', (request) => sandbox.fetch(request)),
+      observers: [observer],
+      fetch: sandbox.fetch,
     });
     const { response } = await channels.GET('/networks');
     expect(response.status).toBe(200);
@@ -108,25 +107,24 @@ describe(readmeClaim("`openTelemetryObserver(otel)`, given your `import * as ote
     );
   });
 
-  it(readmeClaim("An attempt that fails has the status ERROR and an `error.type`: the status code of a 4xx or 5xx answer, or the error's class (`ApiTimeoutError`, `ApiConnectionError`) when no answer came."), () => {
-    const observer = openTelemetryObserver(otel, { tracerProvider: provider });
-    const start = (attempt: number) => ({
-      operation: { method: 'POST', path: '/channels', urlPath: '/v1/channels' },
-      attempt,
-      maxAttempts: 3,
-      url: 'https://acme.example/v1/channels',
-      headers: new Headers(),
-      startedAt: 0,
+  it(readmeClaim("An attempt that fails has the status ERROR and an `error.type`: the status code of a 4xx or 5xx answer, or the error's class (`ApiTimeoutError`, `ApiConnectionError`) when no answer came."), async () => {
+    const channels = createChannelsClient({
+      apiKey: sandbox.credentials.channels.apiKey,
+      timeoutMs: 200,
+      retry: { retries: 3, baseDelayMs: 1, maxDelayMs: 2 },
+      observers: [openTelemetryObserver(otel, { tracerProvider: provider })],
+      fetch: sandbox.fetch,
     });
-    const retry = { willRetry: true, reason: 'transient' };
-    observer(start(1))?.({ ...start(1), durationMs: 30_000, errorType: 'ApiTimeoutError', retry });
-    observer(start(2))?.({ ...start(2), durationMs: 5, error: Object.assign(new Error('no answer'), { name: 'ApiConnectionError' }), retry });
-    observer(start(3))?.({ ...start(3), durationMs: 5, status: 409, retry: { willRetry: false, reason: 'not transient' } });
+    // No answer within the attempt's time limit, then a dropped connection, then a 503 and a 404 (not retried).
+    sandbox.inject({ route: 'getWallet', delayMs: 5_000 });
+    sandbox.inject({ route: 'getWallet', drop: true });
+    sandbox.inject({ route: 'getWallet', status: 503 });
+    const { response } = await channels.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET } } });
+    expect(response.status).toBe(404);
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((span) => span.name)).toEqual(['POST /v1/channels', 'POST /v1/channels', 'POST /v1/channels']);
-    expect(spans.map((span) => span.attributes['error.type'])).toEqual(['ApiTimeoutError', 'ApiConnectionError', '409']);
-    expect(spans.map((span) => span.attributes['http.response.status_code'])).toEqual([undefined, undefined, 409]);
-    expect(spans.map((span) => span.status.code)).toEqual([otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR]);
+    expect(spans.map((span) => span.attributes['error.type'])).toEqual(['ApiTimeoutError', 'ApiConnectionError', '503', '404']);
+    expect(spans.map((span) => span.attributes['http.response.status_code'])).toEqual([undefined, undefined, 503, 404]);
+    expect(spans.map((span) => span.status.code)).toEqual([otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR, otel.SpanStatusCode.ERROR]);
   });
 
   it(readmeClaim('Spans go to the tracer provider registered with `@opentelemetry/api`, or to `tracerProvider` when you pass one: `openTelemetryObserver(otel, { tracerProvider })`.'), async () => {
@@ -134,8 +132,8 @@ describe(readmeClaim("`openTelemetryObserver(otel)`, given your `import * as ote
     try {
       const channels = createChannelsClient({
         apiKey: sandbox.credentials.channels.apiKey,
-        retry: false,
-        fetch: observedFetch([openTelemetryObserver(otel)], '/networks', (request) => sandbox.fetch(request)),
+        observers: [openTelemetryObserver(otel)],
+        fetch: sandbox.fetch,
       });
       await channels.GET('/networks');
     } finally {
