@@ -1,6 +1,6 @@
 import { deadlineAfter } from './deadline.js';
 import { abortableSleep } from './retry.js';
-import { ConfigurationError, InvalidResponseBodyError, SdkError } from './errors.js';
+import { ConfigurationError, InvalidResponseBodyError, SdkError, UnknownStatusError } from './errors.js';
 import { isRecord } from './shape.js';
 import { describe, durationOption } from './options.js';
 
@@ -18,6 +18,47 @@ export interface PollOptions<S extends string> {
   signal?: AbortSignal;
   /** Called with each new status, the first one included. */
   onStatus?: (status: S, previous: S | undefined) => void;
+  /**
+   * What to do with a status this version of the SDK does not know (the
+   * service added it later): `'throw'` (the default) ends the wait at once
+   * with UnknownStatusError naming the status; `'wait'` keeps polling, as for
+   * a status still in progress, until a known final status or the time limit.
+   */
+  onUnknownStatus?: UnknownStatusChoice;
+}
+
+/** See `PollOptions.onUnknownStatus`. */
+export type UnknownStatusChoice = 'throw' | 'wait';
+
+export { UnknownStatusError };
+
+/**
+ * What a status means to a wait (`x-status-kinds` in the spec): it can still
+ * change (`in_progress`), or it is final and what was asked for happened
+ * (`succeeded`) or never will (`failed`).
+ */
+export type StatusKind = 'in_progress' | 'succeeded' | 'failed';
+
+/**
+ * A resource as the service sends it, with its `status` open (a generated
+ * `openEnums` type): the service may add a status this SDK does not know.
+ */
+export type WithOpenStatus<R extends { status: string }, S extends string> = Omit<R, 'status'> & { status: S };
+
+/** True when `status` is one of those `kinds` classifies (one this version of the SDK knows). */
+export function isKnownStatus<S extends string>(kinds: Readonly<Record<S, StatusKind>>, status: string): status is S {
+  return Object.hasOwn(kinds, status);
+}
+
+/** The statuses `kinds` gives `kind`, in its order. */
+export function statusesOfKind<S extends string>(kinds: Readonly<Record<S, StatusKind>>, kind: StatusKind): readonly S[] {
+  return Object.freeze((Object.keys(kinds) as S[]).filter((status) => kinds[status] === kind));
+}
+
+/** Reads `onUnknownStatus`: `'throw'` unless the caller chose `'wait'`. */
+export function unknownStatusOption(value: unknown): UnknownStatusChoice {
+  if (value === undefined || value === 'throw' || value === 'wait') return value ?? 'throw';
+  throw new ConfigurationError('onUnknownStatus', `expected 'throw' or 'wait', got ${describe(value)}`);
 }
 
 export const DEFAULT_POLL = Object.freeze({ intervalMs: 1_000, backoff: 1.5, maxIntervalMs: 10_000, timeoutMs: 300_000 });
@@ -72,6 +113,8 @@ export interface PollSpec<R, S extends string> {
   isDone: (status: S) => boolean;
   /** Throw PollFailedError when true (checked after `isDone`). */
   isFailed: (status: S) => boolean;
+  /** False for a status this version of the SDK does not know, which ends the wait (see `PollOptions.onUnknownStatus`). */
+  isKnown: (status: S) => boolean;
   /** The error for a failure status; default a plain PollFailedError. */
   failure?: (what: string, status: S, resource: R) => PollFailedError<R, S>;
   /** `METHOD /path` of the read, named when its answer has no status. */
@@ -80,13 +123,16 @@ export interface PollSpec<R, S extends string> {
 
 /**
  * Reads a resource until its status is done or failed, waiting between reads
- * with a growing interval, within a time limit. Generic over the resource so
+ * with a growing interval, within a time limit. A status the SDK does not
+ * know ends the wait with UnknownStatusError, unless `onUnknownStatus` is
+ * `'wait'`. Generic over the resource so
  * every asynchronous flow of every API uses this one loop.
  */
 export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, options: PollOptions<S> = {}): Promise<R> {
   const intervalMs = intervalOption('intervalMs', options.intervalMs ?? DEFAULT_POLL.intervalMs);
   const maxIntervalMs = intervalOption('maxIntervalMs', options.maxIntervalMs ?? DEFAULT_POLL.maxIntervalMs);
   const timeoutMs = durationOption('timeoutMs', options.timeoutMs ?? DEFAULT_POLL.timeoutMs);
+  const onUnknownStatus = unknownStatusOption(options.onUnknownStatus);
   const backoff = options.backoff ?? DEFAULT_POLL.backoff;
   if (typeof backoff !== 'number' || !(backoff >= 1) || !Number.isFinite(backoff)) {
     throw new ConfigurationError('backoff', `expected a finite number >= 1, got ${describe(backoff)}`);
@@ -105,6 +151,7 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
       options.onStatus?.(status, previous);
       previous = status;
     }
+    if (!spec.isKnown(status) && onUnknownStatus === 'throw') throw new UnknownStatusError(spec.what, status, last);
     if (spec.isDone(status)) return last;
     if (spec.isFailed(status)) throw spec.failure?.(spec.what, status, last) ?? new PollFailedError(spec.what, status, last);
 
