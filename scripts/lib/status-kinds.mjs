@@ -70,3 +70,26 @@ export function statusKindsTable(document) {
     `export const STATUS_KINDS = {\n${rows.join('\n')}\n} as const;\n`
   );
 }
+
+const KIND_WORDS = {
+  in_progress: 'is not final: a wait reads on through it',
+  succeeded: 'is final: a wait for it ends there, done',
+  failed: 'is final: a wait ends there with a failure',
+};
+
+/**
+ * The changelog's word on new status values: for a change that adds values to
+ * a status enum of `document` (a `gained values: 'a', 'b'.` message on the
+ * enum's field), the sentence saying whether each is final, or that it has no
+ * kind yet. `undefined` for any other change.
+ */
+export function newStatusNote(document, change) {
+  const name = /^`(\w+)`$/.exec(change.field ?? '')?.[1];
+  const gained = /gained values?: (.+)\.$/.exec(change.message ?? '')?.[1];
+  const status = name === undefined || gained === undefined ? undefined : statusEnums(document).find((candidate) => candidate.name === name);
+  if (status === undefined) return undefined;
+  const values = [...gained.matchAll(/'([^']+)'/g)].map((match) => match[1]);
+  return values
+    .map((value) => `\`${value}\` ${value in status.kinds ? KIND_WORDS[status.kinds[value]] : `has no kind yet (${STATUS_KINDS_KEY})`}.`)
+    .join(' ');
+}
