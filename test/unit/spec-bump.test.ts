@@ -115,6 +115,8 @@ describe('npm run spec:bump', () => {
     const release = run('spec-release.mjs', '--api', 'channels');
     expect(release.output).toContain('now holds channels 0.10.0');
     expect(release.status).toBe(0);
-    expect(readFileSync(join(copy, 'CHANGELOG.md'), 'utf8')).toContain('## channels 0.10.0 (');
+    const changelog = readFileSync(join(copy, 'CHANGELOG.md'), 'utf8');
+    expect(changelog).toContain('## channels 0.10.0 (');
+    expect(changelog).toContain('`replaced` is final: a wait ends there with a failure.');
   }, 1_200_000);
 });
