@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createChannelsClient,
-  createOperation,
   hasReachedStage,
-  unwrap,
   UnknownStatusError,
   waitForOperation,
   waitForOperationEvent,
@@ -12,23 +10,21 @@ import {
   waitForWatcherArchive,
   waitForWatcherArchiveEvent,
   type ChannelsClient,
-  type ChannelsComponents,
   type OperationStatus,
 } from '../../src/channels/index.js';
 import { createPolicyClient, requestEvaluation, waitForEvaluation, type Evaluation, type EvaluationStatus } from '../../src/policy/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { channelOperation } from '../support/channel-operation.js';
+import { transferEvaluation } from '../support/policy-requests.js';
 import { readmeClaim } from '../support/readme-claim.js';
 
 // A service that adds a status before the SDK knows it: a fetch wrapper
 // around the sandbox rewrites the status of the answers one wait reads. The
-// waits run on a fake clock, so "at once" means before one poll interval of
-// that clock has passed, however slowly the machine runs.
+// waits run on a stopped fake clock: one that pauses for its next read never
+// settles, so settling at all means ending within one poll interval, however
+// slowly the machine runs.
 
-const SEPOLIA = '16015286601757825753';
-const OWNER = `0x${'11'.repeat(20)}`;
 const TOKEN = '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238';
-const CALLER = `0x${'22'.repeat(20)}`;
-const TRANSFER_DATA = `0xa9059cbb${'0'.repeat(24)}${'4b'.repeat(20)}${(2_500_000_000).toString(16).padStart(64, '0')}`;
 const INTERVAL_MS = 10_000;
 const POLL = { intervalMs: INTERVAL_MS, timeoutMs: 10 * INTERVAL_MS };
 
@@ -79,42 +75,19 @@ async function settleBeforeNextRead<T>(wait: Promise<T>): Promise<{ value?: T; e
   return outcome;
 }
 
-async function newOperation(client: ChannelsClient): Promise<{ channel_id: string; operation_id: string }> {
-  const channel = await unwrap(client.POST('/channels', { body: { name: 'unknown-status' } }));
-  const wallet = await unwrap(
-    client.POST('/wallets', { body: { name: 'unknown-status', wallet_owner_address: OWNER, chain_selector: SEPOLIA, wallet_type: 'ecdsa' } }),
-  );
-  const operation = await createOperation(client, channel.channel_id, {
-    chain_selector: wallet.chain_selector,
-    address: wallet.address,
-    wallet_operation_id: '1',
-    deadline: 0,
-    transactions: [{ to: TOKEN, value: '0', data: TRANSFER_DATA, preview: { function_signature: 'transfer(address,uint256)' } }],
-  } as ChannelsComponents['schemas']['CreateOperation']);
-  return { channel_id: channel.channel_id, operation_id: operation.operation_id };
-}
-
 function channelsClient(fetch: typeof globalThis.fetch = sandbox.fetch): ChannelsClient {
   return createChannelsClient({ apiKey: sandbox.credentials.channels.apiKey, fetch, retry: false });
 }
 
 describe('a status the SDK does not know', () => {
   it(readmeClaim('`waitForOperation`, `waitForOperationEvent` and `waitForEvaluation` end at once with `UnknownStatusError` when they read a status this version of the SDK does not know, before their next read'), async () => {
-    const ref = await newOperation(channelsClient());
+    const ref = await channelOperation(channelsClient(), { channelName: 'unknown-status', to: TOKEN });
     const policy = createPolicyClient({
       apiKey: sandbox.credentials.policy.apiKey,
       fetch: answeringStatus(/\/evaluate\/[^/]+$/, 'queued_for_review'),
       retry: false,
     });
-    const { permit_id } = await requestEvaluation(policy, {
-      caller_address: CALLER,
-      subject: TOKEN,
-      function_signature: 'transfer(address,uint256)',
-      parameters: { to: TOKEN, amount: '2500' },
-      permit_parameters: [`0x${'00'.repeat(12)}${CALLER.slice(2)}`, `0x${'00'.repeat(31)}01`],
-      chain_selector: SEPOLIA,
-      unique_evaluation_id: 'unknown-status',
-    });
+    const { permit_id } = await requestEvaluation(policy, transferEvaluation('unknown-status'));
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 
     const byPolling = await settleBeforeNextRead(waitForOperation(channelsClient(answeringStatus(/\/operations\/[^/]+$/, 'reverted')), ref, POLL));
