@@ -1,7 +1,17 @@
 import { InvalidResponseBodyError } from '../core/errors.js';
 import { durationOption } from '../core/options.js';
 import { PaginationCycleError } from '../core/paginate.js';
-import { DEFAULT_POLL, intervalOption, PollFailedError, PollTimeoutError, readBefore, UnknownStatusError, unknownStatusOption, type UnknownStatusChoice } from '../core/poll.js';
+import {
+  DEFAULT_POLL,
+  intervalOption,
+  PollFailedError,
+  PollTimeoutError,
+  readBefore,
+  UnknownStatusError,
+  unknownStatusOption,
+  warnUnknownStatus,
+  type UnknownStatusChoice,
+} from '../core/poll.js';
 import { abortableSleep } from '../core/retry.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
@@ -44,6 +54,7 @@ export interface WaitForEventOptions {
    * What a status wait (`waitForOperationEvent`, …) does with a status this
    * version of the SDK does not know: `'throw'` (the default) ends it at once
    * with UnknownStatusError; `'wait'` reads on, as for a status in progress.
+   * Either way the client's logger (if any) warns, once per such status.
    */
   onUnknownStatus?: UnknownStatusChoice;
 }
@@ -134,6 +145,7 @@ function waitForStatusEvent<T extends StatusEventType>(
   options: WaitForEventOptions,
 ): Promise<EventsByType[T]> {
   const onUnknownStatus = unknownStatusOption(options.onUnknownStatus);
+  const warned = new Set<string>();
   return waitForEvent(
     channels,
     channelId,
@@ -142,7 +154,11 @@ function waitForStatusEvent<T extends StatusEventType>(
       const payload = event.payload as EventsByType[T]['payload'];
       if (!resource.isMine(payload)) return false;
       const status = payload.status as StatusOf<T>;
-      if (!outcome.isKnown(status) && onUnknownStatus === 'throw') throw new UnknownStatusError(resource.what, status, event);
+      if (!outcome.isKnown(status)) {
+        if (!warned.has(status)) warnUnknownStatus(channels, resource.what, status, onUnknownStatus);
+        warned.add(status);
+        if (onUnknownStatus === 'throw') throw new UnknownStatusError(resource.what, status, event);
+      }
       if (outcome.isDone(status)) return true;
       // The status event says why, where the resource itself does not.
       if (outcome.isFailed(status)) throw new PollFailedError(resource.what, status, event, (payload as { status_reason?: string | null }).status_reason);

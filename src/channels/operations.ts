@@ -176,6 +176,7 @@ export function waitForOperation(
       statusOf: (operation) => operation.status,
       isDone,
       isFailed,
+      client: channels,
       isKnown: isKnownOperationStatus,
       failure: (what, status, operation) => new OperationFailedError(what, status, operation),
       operation: 'GET /channels/{channel_id}/operations/{operation_id}',

@@ -78,6 +78,7 @@ export function waitForQuery(
       statusOf: (query) => query.status,
       isDone: (status) => isKnownQueryStatus(status) && QUERY_STATUS_KINDS[status] === 'succeeded',
       isFailed: (status) => isKnownQueryStatus(status) && QUERY_STATUS_KINDS[status] === 'failed',
+      client: channels,
       isKnown: isKnownQueryStatus,
       failure: (what, status, query) => new QueryFailedError(what, status, query),
       operation: 'GET /channels/{channel_id}/queries/{query_id}',

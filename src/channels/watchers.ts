@@ -62,6 +62,7 @@ export function waitForWatcherArchive(
       statusOf: (watcher) => watcher.status,
       isDone: (status) => status === 'archived',
       isFailed: (status) => status === 'archive_failed',
+      client: channels,
       isKnown: isKnownWatcherStatus,
       failure: (what, status, watcher) => new WatcherArchiveFailedError(what, status, watcher),
       operation: 'GET /channels/{channel_id}/watchers/{watcher_id}',

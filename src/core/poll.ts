@@ -1,3 +1,4 @@
+import { loggingOf } from './client.js';
 import { deadlineAfter } from './deadline.js';
 import { abortableSleep } from './retry.js';
 import { ConfigurationError, InvalidResponseBodyError, SdkError, UnknownStatusError } from './errors.js';
@@ -23,6 +24,7 @@ export interface PollOptions<S extends string> {
    * service added it later): `'throw'` (the default) ends the wait at once
    * with UnknownStatusError naming the status; `'wait'` keeps polling, as for
    * a status still in progress, until a known final status or the time limit.
+   * Either way the client's logger (if any) warns, once per such status.
    */
   onUnknownStatus?: UnknownStatusChoice;
 }
@@ -53,6 +55,18 @@ export function isKnownStatus<S extends string>(kinds: Readonly<Record<S, Status
 /** The statuses `kinds` gives `kind`, in its order. */
 export function statusesOfKind<S extends string>(kinds: Readonly<Record<S, StatusKind>>, kind: StatusKind): readonly S[] {
   return Object.freeze((Object.keys(kinds) as S[]).filter((status) => kinds[status] === kind));
+}
+
+/**
+ * Warns through the client's logger (its `logger` option or `SERVICE_SDK_LOG`,
+ * at level `warn` or below) that a wait read a status the SDK does not know,
+ * and what the wait does about it.
+ */
+export function warnUnknownStatus(client: object | undefined, what: string, status: string, choice: UnknownStatusChoice): void {
+  const logging = client === undefined ? undefined : loggingOf(client);
+  if (logging === undefined || logging.level === 'error') return;
+  const next = choice === 'wait' ? 'waiting on (onUnknownStatus: wait)' : 'the wait ends with UnknownStatusError';
+  logging.logger.warn(`${what} is in status \`${status}\`, which this version of the SDK does not know: ${next}`, { what, status });
 }
 
 /** Reads `onUnknownStatus`: `'throw'` unless the caller chose `'wait'`. */
@@ -115,6 +129,8 @@ export interface PollSpec<R, S extends string> {
   isFailed: (status: S) => boolean;
   /** False for a status this version of the SDK does not know, which ends the wait (see `PollOptions.onUnknownStatus`). */
   isKnown: (status: S) => boolean;
+  /** The client the wait reads with: its logger warns of a status the SDK does not know. */
+  client?: object;
   /** The error for a failure status; default a plain PollFailedError. */
   failure?: (what: string, status: S, resource: R) => PollFailedError<R, S>;
   /** `METHOD /path` of the read, named when its answer has no status. */
@@ -147,11 +163,13 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
     last = await readBefore(deadline, options.signal, spec.read, () => new PollTimeoutError(spec.what, timeoutMs, previous, last));
     const status = isRecord(last) ? spec.statusOf(last) : undefined;
     if (typeof status !== 'string') throw new InvalidResponseBodyError(spec.operation, `a body without a status while waiting for ${spec.what}`);
+    const known = spec.isKnown(status);
     if (status !== previous) {
       options.onStatus?.(status, previous);
       previous = status;
+      if (!known) warnUnknownStatus(spec.client, spec.what, status, onUnknownStatus);
     }
-    if (!spec.isKnown(status) && onUnknownStatus === 'throw') throw new UnknownStatusError(spec.what, status, last);
+    if (!known && onUnknownStatus === 'throw') throw new UnknownStatusError(spec.what, status, last);
     if (spec.isDone(status)) return last;
     if (spec.isFailed(status)) throw spec.failure?.(spec.what, status, last) ?? new PollFailedError(spec.what, status, last);
 

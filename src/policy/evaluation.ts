@@ -80,6 +80,7 @@ export function waitForEvaluation(
       statusOf: (evaluation) => evaluation.status,
       isDone: (status) => isKnownEvaluationStatus(status) && EVALUATION_STATUS_KINDS[status] === 'succeeded',
       isFailed: (status) => isKnownEvaluationStatus(status) && EVALUATION_STATUS_KINDS[status] === 'failed',
+      client: policy.evaluation,
       isKnown: isKnownEvaluationStatus,
       failure: (what, status, evaluation) => new EvaluationFailedError(what, status, evaluation),
       operation: 'GET /evaluate/{permitId}',

@@ -122,6 +122,20 @@ describe('a status the SDK does not know', () => {
     expect(seen).toEqual(['reverted', 'confirmed']);
   });
 
+  it(readmeClaim("Either way the client's `logger` warns, once per such status."), async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (line: string) => warnings.push(line) };
+    const answers = ['reverted', 'reverted', 'confirmed'];
+    const fetch: typeof globalThis.fetch = async () => Response.json({ operation_id: 'o', status: answers.shift() ?? 'confirmed' });
+    const ref = { channel_id: 'c', operation_id: 'o' };
+    await waitForOperation(createChannelsClient({ apiKey: 'key', fetch, retry: false, logger }), ref, { intervalMs: 1, backoff: 1, onUnknownStatus: 'wait' });
+    expect(warnings).toEqual(["operation o is in status `reverted`, which this version of the SDK does not know: waiting on (onUnknownStatus: wait)"]);
+
+    const reverted: typeof globalThis.fetch = async () => Response.json({ operation_id: 'o', status: 'reverted' });
+    await expect(waitForOperation(createChannelsClient({ apiKey: 'key', fetch: reverted, retry: false, logger }), ref)).rejects.toBeInstanceOf(UnknownStatusError);
+    expect(warnings[1]).toBe('operation o is in status `reverted`, which this version of the SDK does not know: the wait ends with UnknownStatusError');
+  });
+
   it(readmeClaim('so do `waitForQuery`, `waitForWatcherArchive` and the other event waits'), async () => {
     // A service of its own: every answer carries the status `reverted` (the waits read nothing else).
     const fetch: typeof globalThis.fetch = async (input, init) => {
