@@ -8,8 +8,21 @@
 //   npm run spec:changelog -- [--base <git-ref>] [--api <name>] [--date YYYY-MM-DD] [--output CHANGELOG.md]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareAll, parseArgs, root } from './lib/spec-diff/compare.mjs';
+import { parse } from 'yaml';
+import { bundlePath, compareAll, parseArgs, root } from './lib/spec-diff/compare.mjs';
 import { changelogSection, changelogVerdict, updateChangelog } from './lib/spec-diff/format.mjs';
+import { newStatusNote } from './lib/status-kinds.mjs';
+
+/** Each change that adds a status value says whether the value is final (from the bundle's x-status-kinds). */
+function withStatusNotes(result) {
+  if (!result.changes?.length || !existsSync(join(root, bundlePath(result.api)))) return result;
+  const document = parse(readFileSync(join(root, bundlePath(result.api)), 'utf8'));
+  const changes = result.changes.map((change) => {
+    const note = newStatusNote(document, change);
+    return note === undefined ? change : { ...change, message: `${change.message} ${note}` };
+  });
+  return { ...result, changes };
+}
 
 try {
   const options = parseArgs(process.argv.slice(2), {
@@ -25,7 +38,7 @@ try {
       console.error(`spec:changelog: ${verdict.error}`);
       process.exitCode = 1;
     } else if (verdict.write) {
-      sections.push(changelogSection(result, options.date));
+      sections.push(changelogSection(withStatusNotes(result), options.date));
       console.log(`spec:changelog: ${result.api} ${result.revisionVersion}: ${result.status === 'new' ? 'first version' : `${result.changes.length} change(s)`}`);
     } else {
       console.log(`spec:changelog: ${result.api}: no change since ${result.baseRef}`);

@@ -5,9 +5,11 @@
 //
 //   npm run spec:release -- --api <name> [--changelog CHANGELOG.md]
 //
-// It refuses what the gate refuses (a change without the bump it needs), and
-// a version that CHANGELOG.md has no section for, so that writing the release
-// file cannot be a way around either.
+// It refuses what the gate refuses (a change without the bump it needs), a
+// version that CHANGELOG.md has no section for or whose section lost a
+// Breaking or Dangerous line, and a repository whose type-check fails, so
+// that writing the release file cannot be a way around any of them.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundlePath, compareAll, parseArgs, root } from './lib/spec-diff/compare.mjs';
@@ -17,6 +19,51 @@ import { releasePath, releaseText } from './lib/spec-diff/release.mjs';
 /** Whether a changelog has the section `## <api> <version> (<date>)`. */
 function hasChangelogSection(text, api, version) {
   return text.split('\n').some((line) => line.startsWith(`## ${api} ${version} (`));
+}
+
+/** The list items under `### <title>` in the section `## <api> <version> (…)` of a changelog. */
+function sectionItems(text, api, version, title) {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`## ${api} ${version} (`));
+  let items = 0;
+  let inside = false;
+  for (const line of lines.slice(start + 1)) {
+    if (line.startsWith('## ')) break;
+    if (line.startsWith('### ')) inside = line.trim() === `### ${title}`;
+    else if (inside && line.startsWith('- ')) items++;
+  }
+  return items;
+}
+
+/** Why the changelog lost a line users must read: fewer Breaking or Dangerous lines than such changes. */
+function droppedWarnings(text, result) {
+  const problems = [];
+  for (const [category, title] of [['breaking', 'Breaking'], ['dangerous', 'Dangerous']]) {
+    const changes = (result.changes ?? []).filter((change) => change.category === category).length;
+    const items = sectionItems(text, result.api, result.revisionVersion, title);
+    if (items < changes) problems.push(`the ${title} list of ${result.api} ${result.revisionVersion} in CHANGELOG.md has ${items} line(s) for ${changes} ${category} change(s): reword them, never drop them (\`npm run spec:changelog -- --api ${result.api}\` writes them again)`);
+  }
+  return problems;
+}
+
+/** The type-check's errors (`npm run typecheck`), none when it passes. */
+function typeErrors() {
+  const typecheck = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--pretty', 'false'], { cwd: root, encoding: 'utf8' });
+  if (typecheck.status === 0) return [];
+  const lines = typecheck.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+  return lines.length > 0 ? lines : [`tsc exited ${typecheck.status}: ${typecheck.stderr.trim()}`];
+}
+
+/** Prints why the release is refused, if it is: a dropped Breaking or Dangerous line, or a failing type-check. */
+function refusedLater(changelog, result) {
+  const dropped = droppedWarnings(changelog, result);
+  for (const problem of dropped) console.error(`spec:release: REFUSED ${problem}`);
+  if (dropped.length > 0) return true;
+  const errors = typeErrors();
+  if (errors.length === 0) return false;
+  for (const line of errors.slice(0, 20)) console.error(`  ${line}`);
+  console.error(`spec:release: REFUSED the type-check fails (above): what the bump changed is not all written yet (\`npm run spec:bump -- --api ${result.api}\` lists it).`);
+  return true;
 }
 
 try {
@@ -38,6 +85,8 @@ try {
       process.exitCode = 1;
     } else if (!(existsSync(options.changelog) && hasChangelogSection(readFileSync(options.changelog, 'utf8'), api, version))) {
       console.error(`spec:release: REFUSED ${options.changelog} has no section "## ${api} ${version} (<date>)": run \`npm run spec:changelog -- --api ${api}\` first.`);
+      process.exitCode = 1;
+    } else if (refusedLater(readFileSync(options.changelog, 'utf8'), result)) {
       process.exitCode = 1;
     } else {
       mkdirSync(dirname(target), { recursive: true });

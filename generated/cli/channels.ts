@@ -4,7 +4,7 @@
 /** The command line's table of this API (src/cli/spec-table.ts reads it). */
 export const table = {
   "api": "channels",
-  "version": "0.8.2",
+  "version": "0.9.0",
   "title": "Channels API",
   "operations": [
     {

@@ -4,7 +4,7 @@
 /** The command line's table of this API (src/cli/spec-table.ts reads it). */
 export const table = {
   "api": "policy-evaluation",
-  "version": "0.1.1",
+  "version": "0.2.0",
   "title": "Policy Evaluation API",
   "operations": [
     {

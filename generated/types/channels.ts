@@ -2632,3 +2632,13 @@ export interface operations {
         };
     };
 }
+
+/**
+ * The status enums the service may extend (`x-status-kinds` in the spec), open: a documented value
+ * or any other string, so a `switch` over one needs a `default`.
+ */
+export interface openEnums {
+    QueryStatus: components["schemas"]["QueryStatus"] | (string & {});
+    WatcherStatus: components["schemas"]["WatcherStatus"] | (string & {});
+    OperationStatus: components["schemas"]["OperationStatus"] | (string & {});
+}

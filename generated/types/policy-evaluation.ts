@@ -416,3 +416,11 @@ export interface operations {
         };
     };
 }
+
+/**
+ * The status enums the service may extend (`x-status-kinds` in the spec), open: a documented value
+ * or any other string, so a `switch` over one needs a `default`.
+ */
+export interface openEnums {
+    EvaluationRunStatus: components["schemas"]["EvaluationRunStatus"] | (string & {});
+}

@@ -1,11 +1,23 @@
 import { InvalidResponseBodyError } from '../core/errors.js';
 import { durationOption } from '../core/options.js';
 import { PaginationCycleError } from '../core/paginate.js';
-import { DEFAULT_POLL, intervalOption, PollFailedError, PollTimeoutError, readBefore } from '../core/poll.js';
+import {
+  DEFAULT_POLL,
+  intervalOption,
+  PollFailedError,
+  PollTimeoutError,
+  readBefore,
+  UnknownStatusError,
+  unknownStatusOption,
+  warnUnknownStatus,
+  type UnknownStatusChoice,
+} from '../core/poll.js';
 import { abortableSleep } from '../core/retry.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
-import { hasReachedStage, OPERATION_FAILURE_STATUSES, type OperationStage } from './operations.js';
+import { hasReachedStage, isKnownOperationStatus, OPERATION_FAILURE_STATUSES, type OperationStage } from './operations.js';
+import { isKnownQueryStatus } from './queries.js';
+import { isKnownWatcherStatus } from './watchers.js';
 
 type Schemas = ChannelsComponents['schemas'];
 /** An event of a channel's event log, as the channels API returns it. */
@@ -38,6 +50,13 @@ export interface WaitForEventOptions {
   signal?: AbortSignal;
   /** Events per read (1-200). */
   limit?: number;
+  /**
+   * What a status wait (`waitForOperationEvent`, …) does with a status this
+   * version of the SDK does not know: `'throw'` (the default) ends it at once
+   * with UnknownStatusError; `'wait'` reads on, as for a status in progress.
+   * Either way the client's logger (if any) warns, once per such status.
+   */
+  onUnknownStatus?: UnknownStatusChoice;
 }
 
 /**
@@ -114,16 +133,19 @@ type StatusOf<T extends StatusEventType> = EventsByType[T]['payload']['status'];
 /**
  * Waits for the status events of one resource: resolves with the first event
  * whose status is done, throws PollFailedError (holding the event) on a
- * failure status. Events of other resources are skipped.
+ * failure status, and UnknownStatusError on a status the SDK does not know
+ * (unless `onUnknownStatus: 'wait'`). Events of other resources are skipped.
  */
 function waitForStatusEvent<T extends StatusEventType>(
   channels: ChannelsClient,
   channelId: string,
   type: T,
   resource: { what: string; isMine: (payload: EventsByType[T]['payload']) => boolean },
-  outcome: { isDone: (status: StatusOf<T>) => boolean; isFailed: (status: StatusOf<T>) => boolean },
+  outcome: { isDone: (status: StatusOf<T>) => boolean; isFailed: (status: StatusOf<T>) => boolean; isKnown: (status: string) => boolean },
   options: WaitForEventOptions,
 ): Promise<EventsByType[T]> {
+  const onUnknownStatus = unknownStatusOption(options.onUnknownStatus);
+  const warned = new Set<string>();
   return waitForEvent(
     channels,
     channelId,
@@ -132,6 +154,11 @@ function waitForStatusEvent<T extends StatusEventType>(
       const payload = event.payload as EventsByType[T]['payload'];
       if (!resource.isMine(payload)) return false;
       const status = payload.status as StatusOf<T>;
+      if (!outcome.isKnown(status)) {
+        if (!warned.has(status)) warnUnknownStatus(channels, resource.what, status, onUnknownStatus);
+        warned.add(status);
+        if (onUnknownStatus === 'throw') throw new UnknownStatusError(resource.what, status, event);
+      }
       if (outcome.isDone(status)) return true;
       // The status event says why, where the resource itself does not.
       if (outcome.isFailed(status)) throw new PollFailedError(resource.what, status, event, (payload as { status_reason?: string | null }).status_reason);
@@ -144,7 +171,8 @@ function waitForStatusEvent<T extends StatusEventType>(
 /**
  * Waits on `operation.status` events (not on the operation) until the
  * operation reaches `until`. Throws PollFailedError with the event on
- * `cancelled`, `expired` or `failed`.
+ * `cancelled`, `expired` or `failed` (every status the spec gives the `failed`
+ * kind), and UnknownStatusError on a status this SDK does not know.
  */
 export function waitForOperationEvent(
   channels: ChannelsClient,
@@ -157,7 +185,11 @@ export function waitForOperationEvent(
     ref.channel_id,
     'operation.status',
     { what: `operation ${ref.operation_id}`, isMine: (p) => p.operation_id === ref.operation_id },
-    { isDone: (status) => hasReachedStage(status, until), isFailed: (status) => OPERATION_FAILURE_STATUSES.includes(status) },
+    {
+      isDone: (status) => hasReachedStage(status, until),
+      isFailed: (status) => OPERATION_FAILURE_STATUSES.includes(status),
+      isKnown: isKnownOperationStatus,
+    },
     options,
   );
 }
@@ -173,7 +205,7 @@ export function waitForQueryEvent(
     ref.channel_id,
     'query.status',
     { what: `query ${ref.query_id}`, isMine: (p) => p.query_id === ref.query_id },
-    { isDone: (status) => status === 'completed', isFailed: (status) => status === 'failed' || status === 'expired' },
+    { isDone: (status) => status === 'completed', isFailed: (status) => status === 'failed' || status === 'expired', isKnown: isKnownQueryStatus },
     options,
   );
 }
@@ -189,7 +221,7 @@ export function waitForWatcherArchiveEvent(
     ref.channel_id,
     'watcher.status',
     { what: `watcher ${ref.watcher_id}`, isMine: (p) => p.watcher_id === ref.watcher_id },
-    { isDone: (status) => status === 'archived', isFailed: (status) => status === 'archive_failed' },
+    { isDone: (status) => status === 'archived', isFailed: (status) => status === 'archive_failed', isKnown: isKnownWatcherStatus },
     options,
   );
 }

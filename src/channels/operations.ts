@@ -1,12 +1,20 @@
-import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
+import { STATUS_KINDS } from '../../generated/operations/channels.js';
+import type { openEnums } from '../../generated/types/channels.js';
+import { isKnownStatus, PollFailedError, pollUntil, statusesOfKind, type PollOptions, type StatusKind, type WithOpenStatus } from '../core/poll.js';
 import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
-/** An operation as the channels API returns it. */
-export type Operation = ChannelsComponents['schemas']['Operation'];
-/** Every status an operation can have, from `pending_signature` to `confirmed`, `failed`, `expired` or `cancelled`. */
-export type OperationStatus = ChannelsComponents['schemas']['OperationStatus'];
+/**
+ * Every status an operation can have, from `pending_signature` to `confirmed`,
+ * `failed`, `expired` or `cancelled`, or any other string: the service may add
+ * a status, so a `switch` over it needs a `default`.
+ */
+export type OperationStatus = openEnums['OperationStatus'];
+/** The operation statuses this version of the SDK knows (the spec's enum). */
+export type KnownOperationStatus = ChannelsComponents['schemas']['OperationStatus'];
+/** An operation as the channels API returns it; its `status` may be one this SDK does not know. */
+export type Operation = WithOpenStatus<ChannelsComponents['schemas']['Operation'], OperationStatus>;
 /** The body of `POST /channels/{channel_id}/operations`. */
 export type CreateOperationBody = ChannelsComponents['schemas']['CreateOperation'];
 
@@ -14,26 +22,50 @@ export type CreateOperationBody = ChannelsComponents['schemas']['CreateOperation
 export type OperationStage = 'accepted' | 'confirmed_latest' | 'confirmed_safe' | 'confirmed';
 
 /**
- * How far along each status is. `sending`, `sent` and `broadcasting` are
- * steps between acceptance and the first confirmation; a network with a
- * single finality stage may go from `accepted` straight to `confirmed`.
+ * The kind of every known status, from the spec's `x-status-kinds`
+ * (generated/operations/channels.ts): a status added to the spec without a
+ * kind is a type error here.
  */
-const STAGE_RANK: Record<OperationStatus, number> = {
-  pending_signature: 0,
-  accepted: 1,
-  sending: 1,
-  sent: 1,
-  broadcasting: 1,
-  confirmed_latest: 2,
-  confirmed_safe: 3,
-  confirmed: 4,
-  cancelled: -1,
-  expired: -1,
-  failed: -1,
+const OPERATION_STATUS_KINDS: Readonly<Record<KnownOperationStatus, StatusKind>> = STATUS_KINDS.OperationStatus;
+
+type Kinds = typeof STATUS_KINDS.OperationStatus;
+/** The statuses whose kind is `failed`, as a type. */
+type OperationFailureStatus = { [S in keyof Kinds]: Kinds[S] extends 'failed' ? S : never }[keyof Kinds];
+
+/**
+ * The stage each status that is not a failure stands for. `sending`, `sent`
+ * and `broadcasting` are steps between acceptance and the first confirmation;
+ * a network with a single finality stage may go from `accepted` straight to
+ * `confirmed`. A new status that is not `failed` must be placed here (the
+ * compiler asks for it); a new `failed` one needs nothing.
+ */
+const STAGE_OF: Record<Exclude<KnownOperationStatus, OperationFailureStatus>, 'draft' | OperationStage> = {
+  pending_signature: 'draft',
+  accepted: 'accepted',
+  sending: 'accepted',
+  sent: 'accepted',
+  broadcasting: 'accepted',
+  confirmed_latest: 'confirmed_latest',
+  confirmed_safe: 'confirmed_safe',
+  confirmed: 'confirmed',
 };
 
-/** Statuses an operation never leaves without reaching its goal. */
-export const OPERATION_FAILURE_STATUSES: readonly OperationStatus[] = ['cancelled', 'expired', 'failed'];
+const STAGE_ORDER = ['draft', 'accepted', 'confirmed_latest', 'confirmed_safe', 'confirmed'] as const;
+
+/** Statuses an operation never leaves without reaching its goal (the `failed` kind of the spec). */
+export const OPERATION_FAILURE_STATUSES: readonly KnownOperationStatus[] = statusesOfKind(OPERATION_STATUS_KINDS, 'failed');
+
+/** True when `status` is one this version of the SDK knows. */
+export function isKnownOperationStatus(status: string): status is KnownOperationStatus {
+  return isKnownStatus(OPERATION_STATUS_KINDS, status);
+}
+
+/** How far along `status` is: -1 for a failure, `undefined` for a status the SDK does not know. */
+function stageRank(status: OperationStatus): number | undefined {
+  if (!isKnownOperationStatus(status)) return undefined;
+  if (OPERATION_STATUS_KINDS[status] === 'failed') return -1;
+  return STAGE_ORDER.indexOf(STAGE_OF[status as keyof typeof STAGE_OF]);
+}
 
 /** Names one operation: its channel and its ID. */
 export interface OperationRef {
@@ -119,7 +151,9 @@ export interface WaitForOperationOptions extends PollOptions<OperationStatus> {
 /**
  * Polls an operation until it reaches `until` (or a later stage). Throws
  * OperationFailedError (a PollFailedError) when it ends `cancelled`, `expired` or `failed` instead (or,
- * waiting for `cancelled`, when it went ahead), PollTimeoutError on timeout.
+ * waiting for `cancelled`, when it went ahead), PollTimeoutError on timeout,
+ * and UnknownStatusError at once on a status this version of the SDK does not
+ * know (unless `onUnknownStatus: 'wait'`).
  */
 export function waitForOperation(
   channels: ChannelsClient,
@@ -130,11 +164,11 @@ export function waitForOperation(
   const isDone =
     until === 'cancelled'
       ? (status: OperationStatus) => status === 'cancelled'
-      : (status: OperationStatus) => STAGE_RANK[status] >= STAGE_RANK[until];
+      : (status: OperationStatus) => hasReachedStage(status, until);
   const isFailed =
     until === 'cancelled'
-      ? (status: OperationStatus) => status !== 'pending_signature'
-      : (status: OperationStatus) => STAGE_RANK[status] < 0;
+      ? (status: OperationStatus) => isKnownOperationStatus(status) && status !== 'pending_signature'
+      : (status: OperationStatus) => stageRank(status) === -1;
   return pollUntil(
     {
       what: `operation ${ref.operation_id}`,
@@ -142,6 +176,8 @@ export function waitForOperation(
       statusOf: (operation) => operation.status,
       isDone,
       isFailed,
+      client: channels,
+      isKnown: isKnownOperationStatus,
       failure: (what, status, operation) => new OperationFailedError(what, status, operation),
       operation: 'GET /channels/{channel_id}/operations/{operation_id}',
     },
@@ -149,7 +185,12 @@ export function waitForOperation(
   );
 }
 
-/** True when `status` is at or past `stage`. */
+/**
+ * True when `status` is at or past `stage`. A status this version of the SDK
+ * does not know has reached no stage (false); the waits end on one with
+ * UnknownStatusError instead (see `onUnknownStatus`).
+ */
 export function hasReachedStage(status: OperationStatus, stage: OperationStage): boolean {
-  return STAGE_RANK[status] >= STAGE_RANK[stage];
+  const rank = stageRank(status);
+  return rank !== undefined && rank >= STAGE_ORDER.indexOf(stage);
 }

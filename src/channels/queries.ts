@@ -1,12 +1,24 @@
-import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
+import { STATUS_KINDS } from '../../generated/operations/channels.js';
+import type { openEnums } from '../../generated/types/channels.js';
+import { isKnownStatus, PollFailedError, pollUntil, type PollOptions, type StatusKind, type WithOpenStatus } from '../core/poll.js';
 import { expectBody } from '../core/shape.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
 /** A chain query as the channels API returns it. */
-export type Query = ChannelsComponents['schemas']['Query'];
-/** Every status a chain query can have. */
-export type QueryStatus = ChannelsComponents['schemas']['QueryStatus'];
+export type Query = WithOpenStatus<ChannelsComponents['schemas']['Query'], QueryStatus>;
+/** Every status a chain query can have, or any other string: the service may add a status, so a `switch` over it needs a `default`. */
+export type QueryStatus = openEnums['QueryStatus'];
+/** The query statuses this version of the SDK knows (the spec's enum). */
+export type KnownQueryStatus = ChannelsComponents['schemas']['QueryStatus'];
+
+/** The kind of every known status, from the spec's `x-status-kinds`: a status added to the spec without a kind is a type error here. */
+const QUERY_STATUS_KINDS: Readonly<Record<KnownQueryStatus, StatusKind>> = STATUS_KINDS.QueryStatus;
+
+/** True when `status` is one this version of the SDK knows. */
+export function isKnownQueryStatus(status: string): status is KnownQueryStatus {
+  return isKnownStatus(QUERY_STATUS_KINDS, status);
+}
 /** The body of `POST /channels/{channel_id}/queries`. */
 export type CreateQueryBody = ChannelsComponents['schemas']['CreateQuery'];
 type QueryAccepted = ChannelsComponents['schemas']['QueryAcceptedResponse'];
@@ -50,7 +62,9 @@ export class QueryFailedError extends PollFailedError<Query, QueryStatus> {
 
 /**
  * Polls a query until `completed`. Throws QueryFailedError (a PollFailedError) when it ends
- * `failed` or `expired` (no result before the service's time-to-live).
+ * `failed` or `expired` (no result before the service's time-to-live), and
+ * UnknownStatusError at once on a status this version of the SDK does not know
+ * (unless `onUnknownStatus: 'wait'`).
  */
 export function waitForQuery(
   channels: ChannelsClient,
@@ -62,8 +76,10 @@ export function waitForQuery(
       what: `query ${ref.query_id}`,
       read: (signal) => getQuery(channels, ref, signal),
       statusOf: (query) => query.status,
-      isDone: (status) => status === 'completed',
-      isFailed: (status) => status === 'failed' || status === 'expired',
+      isDone: (status) => isKnownQueryStatus(status) && QUERY_STATUS_KINDS[status] === 'succeeded',
+      isFailed: (status) => isKnownQueryStatus(status) && QUERY_STATUS_KINDS[status] === 'failed',
+      client: channels,
+      isKnown: isKnownQueryStatus,
       failure: (what, status, query) => new QueryFailedError(what, status, query),
       operation: 'GET /channels/{channel_id}/queries/{query_id}',
     },

@@ -1,11 +1,23 @@
-import { PollFailedError, pollUntil, type PollOptions } from '../core/poll.js';
+import { STATUS_KINDS } from '../../generated/operations/channels.js';
+import type { openEnums } from '../../generated/types/channels.js';
+import { isKnownStatus, PollFailedError, pollUntil, type PollOptions, type StatusKind, type WithOpenStatus } from '../core/poll.js';
 import { unwrap } from '../core/unwrap.js';
 import type { ChannelsClient, ChannelsComponents } from './client.js';
 
 /** A watcher as the channels API returns it. */
-export type Watcher = ChannelsComponents['schemas']['Watcher'];
-/** Every status a watcher can have. */
-export type WatcherStatus = ChannelsComponents['schemas']['WatcherStatus'];
+export type Watcher = WithOpenStatus<ChannelsComponents['schemas']['Watcher'], WatcherStatus>;
+/** Every status a watcher can have, or any other string: the service may add a status, so a `switch` over it needs a `default`. */
+export type WatcherStatus = openEnums['WatcherStatus'];
+/** The watcher statuses this version of the SDK knows (the spec's enum). */
+export type KnownWatcherStatus = ChannelsComponents['schemas']['WatcherStatus'];
+
+/** The kind of every known status, from the spec's `x-status-kinds`: a status added to the spec without a kind is a type error here. */
+const WATCHER_STATUS_KINDS: Readonly<Record<KnownWatcherStatus, StatusKind>> = STATUS_KINDS.WatcherStatus;
+
+/** True when `status` is one this version of the SDK knows. */
+export function isKnownWatcherStatus(status: string): status is KnownWatcherStatus {
+  return isKnownStatus(WATCHER_STATUS_KINDS, status);
+}
 
 /** Names one watcher: its channel and its ID. */
 export interface WatcherRef {
@@ -34,7 +46,10 @@ export class WatcherArchiveFailedError extends PollFailedError<Watcher, WatcherS
   override name = 'WatcherArchiveFailedError';
 }
 
-/** Polls an archiving watcher until `archived`; throws WatcherArchiveFailedError (a PollFailedError) on `archive_failed`. */
+/**
+ * Polls an archiving watcher until `archived`; throws WatcherArchiveFailedError (a PollFailedError) on `archive_failed`,
+ * and UnknownStatusError at once on a status this version of the SDK does not know (unless `onUnknownStatus: 'wait'`).
+ */
 export function waitForWatcherArchive(
   channels: ChannelsClient,
   ref: WatcherRef,
@@ -47,6 +62,8 @@ export function waitForWatcherArchive(
       statusOf: (watcher) => watcher.status,
       isDone: (status) => status === 'archived',
       isFailed: (status) => status === 'archive_failed',
+      client: channels,
+      isKnown: isKnownWatcherStatus,
       failure: (what, status, watcher) => new WatcherArchiveFailedError(what, status, watcher),
       operation: 'GET /channels/{channel_id}/watchers/{watcher_id}',
     },

@@ -222,3 +222,25 @@ function attemptsNote(attempts: readonly AttemptRecord[]): string {
   if (attempts.length < 2) return '';
   return ` (${attempts.length} attempts: ${attempts.map((a) => a.status ?? a.error ?? '?').join(', ')})`;
 }
+
+/**
+ * A wait read a status this version of the SDK does not know (the service
+ * added it later), so it cannot tell whether the wait is over. Thrown at once
+ * instead of polling to the time limit; pass `onUnknownStatus: 'wait'` to a
+ * wait to keep polling through such a status instead.
+ */
+export class UnknownStatusError<R = unknown> extends SdkError {
+  override name = 'UnknownStatusError';
+  /** What was waited on, e.g. `operation 3fa8…`. */
+  readonly what: string;
+  /** The status the SDK does not know, as the service sent it. */
+  readonly status: string;
+  /** The resource (or status event) that carried the status. */
+  readonly resource: R;
+  constructor(what: string, status: string, resource: R) {
+    super(`${what} is in status \`${status}\`, which this version of the SDK does not know (update the SDK, or pass onUnknownStatus: 'wait' to keep waiting)`);
+    this.what = what;
+    this.status = status;
+    this.resource = resource;
+  }
+}

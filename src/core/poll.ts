@@ -1,6 +1,7 @@
+import { loggingOf } from './client.js';
 import { deadlineAfter } from './deadline.js';
 import { abortableSleep } from './retry.js';
-import { ConfigurationError, InvalidResponseBodyError, SdkError } from './errors.js';
+import { ConfigurationError, InvalidResponseBodyError, SdkError, UnknownStatusError } from './errors.js';
 import { isRecord } from './shape.js';
 import { describe, durationOption } from './options.js';
 
@@ -18,6 +19,60 @@ export interface PollOptions<S extends string> {
   signal?: AbortSignal;
   /** Called with each new status, the first one included. */
   onStatus?: (status: S, previous: S | undefined) => void;
+  /**
+   * What to do with a status this version of the SDK does not know (the
+   * service added it later): `'throw'` (the default) ends the wait at once
+   * with UnknownStatusError naming the status; `'wait'` keeps polling, as for
+   * a status still in progress, until a known final status or the time limit.
+   * Either way the client's logger (if any) warns, once per such status.
+   */
+  onUnknownStatus?: UnknownStatusChoice;
+}
+
+/** See `PollOptions.onUnknownStatus`. */
+export type UnknownStatusChoice = 'throw' | 'wait';
+
+export { UnknownStatusError };
+
+/**
+ * What a status means to a wait (`x-status-kinds` in the spec): it can still
+ * change (`in_progress`), or it is final and what was asked for happened
+ * (`succeeded`) or never will (`failed`).
+ */
+export type StatusKind = 'in_progress' | 'succeeded' | 'failed';
+
+/**
+ * A resource as the service sends it, with its `status` open (a generated
+ * `openEnums` type): the service may add a status this SDK does not know.
+ */
+export type WithOpenStatus<R extends { status: string }, S extends string> = Omit<R, 'status'> & { status: S };
+
+/** True when `status` is one of those `kinds` classifies (one this version of the SDK knows). */
+export function isKnownStatus<S extends string>(kinds: Readonly<Record<S, StatusKind>>, status: string): status is S {
+  return Object.hasOwn(kinds, status);
+}
+
+/** The statuses `kinds` gives `kind`, in its order. */
+export function statusesOfKind<S extends string>(kinds: Readonly<Record<S, StatusKind>>, kind: StatusKind): readonly S[] {
+  return Object.freeze((Object.keys(kinds) as S[]).filter((status) => kinds[status] === kind));
+}
+
+/**
+ * Warns through the client's logger (its `logger` option or `SERVICE_SDK_LOG`,
+ * at level `warn` or below) that a wait read a status the SDK does not know,
+ * and what the wait does about it.
+ */
+export function warnUnknownStatus(client: object | undefined, what: string, status: string, choice: UnknownStatusChoice): void {
+  const logging = client === undefined ? undefined : loggingOf(client);
+  if (logging === undefined || logging.level === 'error') return;
+  const next = choice === 'wait' ? 'waiting on (onUnknownStatus: wait)' : 'the wait ends with UnknownStatusError';
+  logging.logger.warn(`${what} is in status \`${status}\`, which this version of the SDK does not know: ${next}`, { what, status });
+}
+
+/** Reads `onUnknownStatus`: `'throw'` unless the caller chose `'wait'`. */
+export function unknownStatusOption(value: unknown): UnknownStatusChoice {
+  if (value === undefined || value === 'throw' || value === 'wait') return value ?? 'throw';
+  throw new ConfigurationError('onUnknownStatus', `expected 'throw' or 'wait', got ${describe(value)}`);
 }
 
 export const DEFAULT_POLL = Object.freeze({ intervalMs: 1_000, backoff: 1.5, maxIntervalMs: 10_000, timeoutMs: 300_000 });
@@ -72,6 +127,10 @@ export interface PollSpec<R, S extends string> {
   isDone: (status: S) => boolean;
   /** Throw PollFailedError when true (checked after `isDone`). */
   isFailed: (status: S) => boolean;
+  /** False for a status this version of the SDK does not know, which ends the wait (see `PollOptions.onUnknownStatus`). */
+  isKnown: (status: S) => boolean;
+  /** The client the wait reads with: its logger warns of a status the SDK does not know. */
+  client?: object;
   /** The error for a failure status; default a plain PollFailedError. */
   failure?: (what: string, status: S, resource: R) => PollFailedError<R, S>;
   /** `METHOD /path` of the read, named when its answer has no status. */
@@ -80,13 +139,16 @@ export interface PollSpec<R, S extends string> {
 
 /**
  * Reads a resource until its status is done or failed, waiting between reads
- * with a growing interval, within a time limit. Generic over the resource so
+ * with a growing interval, within a time limit. A status the SDK does not
+ * know ends the wait with UnknownStatusError, unless `onUnknownStatus` is
+ * `'wait'`. Generic over the resource so
  * every asynchronous flow of every API uses this one loop.
  */
 export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, options: PollOptions<S> = {}): Promise<R> {
   const intervalMs = intervalOption('intervalMs', options.intervalMs ?? DEFAULT_POLL.intervalMs);
   const maxIntervalMs = intervalOption('maxIntervalMs', options.maxIntervalMs ?? DEFAULT_POLL.maxIntervalMs);
   const timeoutMs = durationOption('timeoutMs', options.timeoutMs ?? DEFAULT_POLL.timeoutMs);
+  const onUnknownStatus = unknownStatusOption(options.onUnknownStatus);
   const backoff = options.backoff ?? DEFAULT_POLL.backoff;
   if (typeof backoff !== 'number' || !(backoff >= 1) || !Number.isFinite(backoff)) {
     throw new ConfigurationError('backoff', `expected a finite number >= 1, got ${describe(backoff)}`);
@@ -101,10 +163,13 @@ export async function pollUntil<R, S extends string>(spec: PollSpec<R, S>, optio
     last = await readBefore(deadline, options.signal, spec.read, () => new PollTimeoutError(spec.what, timeoutMs, previous, last));
     const status = isRecord(last) ? spec.statusOf(last) : undefined;
     if (typeof status !== 'string') throw new InvalidResponseBodyError(spec.operation, `a body without a status while waiting for ${spec.what}`);
+    const known = spec.isKnown(status);
     if (status !== previous) {
       options.onStatus?.(status, previous);
       previous = status;
+      if (!known) warnUnknownStatus(spec.client, spec.what, status, onUnknownStatus);
     }
+    if (!known && onUnknownStatus === 'throw') throw new UnknownStatusError(spec.what, status, last);
     if (spec.isDone(status)) return last;
     if (spec.isFailed(status)) throw spec.failure?.(spec.what, status, last) ?? new PollFailedError(spec.what, status, last);
 

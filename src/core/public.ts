@@ -27,7 +27,7 @@ export type {
   SdkClient,
 } from './client.js';
 export { withResponse, type ResponseInfo, type WithOptions } from './derived-client.js';
-export { PollFailedError, PollTimeoutError, type PollOptions } from './poll.js';
+export { PollFailedError, PollTimeoutError, UnknownStatusError, type PollOptions, type StatusKind } from './poll.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { unwrap, InvalidResponseBodyError } from './unwrap.js';
 export { collect, PaginationCycleError } from './paginate.js';

@@ -206,6 +206,18 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
     return new Response(slowBody(bytes, bodyDelayMs, [request.signal, closing.signal]), { status: response.status, headers: response.headers });
   }
 
+  /**
+   * `501 NOT_IMPLEMENTED` in the API's error body, naming the operation: the
+   * spec has it, the sandbox has no handler for it yet. Not checked against
+   * the spec, which documents no 501.
+   */
+  function notModelled(behaviour: ApiBehaviour, operationId: string, method: string, pathTemplate: string): Response {
+    const problem = `the sandbox does not model ${operationId} (${method} ${pathTemplate}) yet`;
+    return answer(behaviour, operationId, () => {
+      throw new SandboxHttpError(501, 'NOT_IMPLEMENTED', problem);
+    }, true);
+  }
+
   async function answerOnce(request: Request, local: boolean): Promise<{ response: Response; bodyDelayMs?: number | undefined }> {
     ensureOpen();
     clock.runDue();
@@ -238,6 +250,12 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
       }, true);
       return { response, bodyDelayMs };
     }
+    const handler = behaviour.handlers[operationId];
+    if (handler === undefined) {
+      // An operation of the spec the sandbox does not model yet (a spec bump ahead of its handler):
+      // a clear answer everywhere the sandbox runs, type-checked or not (tsx, MSW, the docs' Try it).
+      return { response: notModelled(behaviour, operationId, request.method, found.pathTemplate) };
+    }
     const response = answer(behaviour, operationId, () => {
       const sandboxRequest: SandboxRequest = {
         api: found.api,
@@ -255,7 +273,7 @@ export function createSandboxWith(requestChecks: RequestChecks, options: Sandbox
       const check = requestChecks[found.api][operationId];
       const checked = check === undefined ? undefined : applyRequestCheck(check, sandboxRequest);
       if (checked?.problem !== undefined) throw behaviour.refuseRequest(checked.problem, operationId);
-      return behaviour.handlers[operationId]!(checked === undefined ? sandboxRequest : { ...sandboxRequest, queryParams: checked.parameters.query });
+      return handler(checked === undefined ? sandboxRequest : { ...sandboxRequest, queryParams: checked.parameters.query });
     });
     return { response, bodyDelayMs };
   }

@@ -12,6 +12,7 @@ const spec = (read: () => Promise<{ status: string }>) => ({
   statusOf: (r: { status: string }) => r.status,
   isDone: (s: string) => s === 'done',
   isFailed: (s: string) => s === 'failed',
+  isKnown: (s: string) => ['a', 'b', 'done', 'failed'].includes(s),
 });
 
 describe('pollUntil', () => {
