@@ -5,7 +5,9 @@ export declare function codeSample(api: string, doc: unknown, method: string, pa
 /** Every operation of a bundle with its sample: `[operationId, source]`. */
 export declare function codeSamplesOf(api: string, doc: unknown): [string, string][];
 /** The bundle's YAML text with an `x-codeSamples` entry on every operation. */
-export declare function withCodeSamples(api: string, yamlText: string): string;
+export declare function withCodeSamples(api: string, yamlText: string, options?: { guideOf?: (helper: string) => { href: string; title: string } | undefined }): string;
+/** The helpers an operation's sample shows first. */
+export declare function helpersOf(api: string, doc: unknown, method: string, path: string, operation: unknown): string[];
 /** One parameter a caller gives an operation, with the spec's example value. */
 export interface OperationParameter {
   name: string;

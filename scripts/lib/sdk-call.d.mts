@@ -1,3 +1,5 @@
+/** The organisation's address the channels samples show. */
+export declare const CHANNELS_SAMPLE_BASE_URL: string;
 /** The channels client as the README makes it, with `baseUrl`. */
 export declare const CHANNELS_CLIENT: string;
 /** How each API's client is made and reached in a sample. */

@@ -10,10 +10,13 @@
  * organisation's own address, so every sample passes it as `baseUrl`. One
  * option a line, so the panel stays narrow.
  */
+/** The organisation's address the channels samples show (the docs' "Try it" shows it too). */
+export const CHANNELS_SAMPLE_BASE_URL = 'https://<org>.example/v1';
+
 export const CHANNELS_CLIENT = [
   'const channels = createChannelsClient({',
   '  apiKey: process.env.CHANNELS_API_KEY!,',
-  "  baseUrl: 'https://<org>.example/v1', // your organisation's address",
+  `  baseUrl: '${CHANNELS_SAMPLE_BASE_URL}', // your organisation's address`,
   '});',
 ].join('\n');
 
@@ -52,7 +55,7 @@ export const CLIENTS = {
 };
 
 /** A TypeScript literal of a JSON value, as a person would write it: bare keys where they can be, single quotes. */
-function literal(value, indent = '') {
+export function literal(value, indent = '') {
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
