@@ -1,6 +1,17 @@
 #!/usr/bin/env node
-// Reference docs: one self-contained Redoc page per API in redocly.yaml, built
-// from the bundles in generated/openapi/, plus an index page linking them.
+// The docs site: one folder of static pages that teaches the whole SDK.
+//   - index.html: install, the first call, and links to everything below;
+//   - the guides, made from the README's user sections at build time
+//     (scripts/docs-site/guides.mjs: the README is cut at its headings, never
+//     copied by hand; a section added to it becomes a guide);
+//   - one Redoc reference page per API in redocly.yaml, built from the
+//     bundles in generated/openapi/, each operation's SDK sample showing the
+//     SDK's helper first where one covers it (scripts/lib/code-samples.mjs);
+//   - cli.html, the CLI reference: every command's own help text;
+//   - favicon.svg and favicon.ico, site.js (search, deep links) and
+//     search-index.js (guides, operations and commands).
+// Every page has the same header (scripts/docs-site/layout.mjs): the index,
+// every guide, every API reference, the CLI reference and the search box.
 //
 //   node scripts/build-docs.mjs [--out <dir>] [--bundles <dir>] [--api <name>]
 //
@@ -28,7 +39,7 @@
 // request that leaves 127.0.0.1.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +48,12 @@ import { FIRST_CALL_SAMPLE, withCodeSamples } from './lib/code-samples.mjs';
 import { withoutMaintainerNotes } from './lib/maintainer-notes.mjs';
 import { buildConsole, gzippedSize, SANDBOX_SCRIPT } from './docs-console/bundle.mjs';
 import { consoleData } from './docs-console/console-data.mjs';
-import { escapeHtml, noscriptOperationList } from './docs-console/operation-list.mjs';
+import { noscriptOperationList } from './docs-console/operation-list.mjs';
+import { cliHelpTexts, cliReferenceBody } from './docs-site/cli-reference.mjs';
+import { guideHtml, guidesOf } from './docs-site/guides.mjs';
+import { escapeHtml, FAVICON_SVG, faviconIco, SEARCH_INDEX_FILE, SITE_SCRIPT, SITE_SCRIPT_FILE, siteHead, siteHeader, sitePage, siteScripts } from './docs-site/layout.mjs';
+import { operationRoute } from './docs-site/routes.mjs';
+import { searchIndexScript } from './docs-site/search-index.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -55,8 +71,18 @@ const BUILD_INPUTS = [
   'scripts/lib/maintainer-notes.mjs',
   'scripts/docs-console/code-panels.css',
   'scripts/docs-console/operation-list.mjs',
+  'README.md',
+  'scripts/docs-site/guides.mjs',
+  'scripts/docs-site/layout.mjs',
+  'scripts/docs-site/site.css',
+  'scripts/docs-site/site.js',
+  'scripts/docs-site/search-index.mjs',
+  'scripts/docs-site/cli-reference.mjs',
+  'scripts/docs-site/routes.mjs',
+  'scripts/docs-site/reference.css',
 ];
 const CODE_PANELS_CSS = readFileSync(join(root, 'scripts', 'docs-console', 'code-panels.css'), 'utf8');
+const REFERENCE_CSS = readFileSync(join(root, 'scripts', 'docs-site', 'reference.css'), 'utf8');
 const redoclyVersion = JSON.parse(readFileSync(join(root, 'node_modules', '@redocly', 'cli', 'package.json'), 'utf8')).version;
 const allApis = Object.keys(parse(readFileSync(join(root, 'redocly.yaml'), 'utf8')).apis ?? {});
 if (only !== undefined && !allApis.includes(only)) {
@@ -97,24 +123,50 @@ process.on('exit', () => rmSync(sourceDir, { recursive: true, force: true }));
 const tryIt = await buildConsole();
 writeFileSync(join(outDir, SANDBOX_SCRIPT), tryIt.sandboxScript);
 
+// The site: the guides (the README's sections), the API references, the CLI reference; one header on every page.
+const { guides } = guidesOf(readFileSync(join(root, 'README.md'), 'utf8'));
+const cliHelp = await cliHelpTexts();
+const documents = Object.fromEntries(apis.map((api) => [api, parse(readFileSync(bundlePath(api), 'utf8'))]));
+const site = {
+  guides: guides.map((guide) => ({ href: `${guide.slug}.html`, title: guide.title })),
+  references: apis.map((api) => ({ href: `${api}.html`, title: documents[api].info?.title ?? api })),
+  cli: { href: 'cli.html', title: 'CLI reference' },
+};
+/** The first guide whose code calls a helper (`getLatestReport(`): the reference links it beside the operations it covers. */
+const guideShowing = (helper) => {
+  const guide = guides.find((candidate) => candidate.markdown.includes(`${helper}(`));
+  return guide && { href: `${guide.slug}.html`, title: guide.title };
+};
+writeFileSync(join(outDir, 'favicon.svg'), FAVICON_SVG);
+writeFileSync(join(outDir, 'favicon.ico'), faviconIco());
+writeFileSync(join(outDir, SITE_SCRIPT_FILE), SITE_SCRIPT);
+writeFileSync(join(outDir, SEARCH_INDEX_FILE), searchIndexScript({ guides, documents, cliHelp, site }));
+for (const [at, guide] of guides.entries()) {
+  writeFileSync(join(outDir, `${guide.slug}.html`), guidePage(guide, guides[at - 1], guides[at + 1]));
+}
+writeFileSync(join(outDir, 'cli.html'), sitePage({ site, file: 'cli.html', title: 'CLI reference', body: cliReferenceBody(cliHelp) }));
+
 const entries = [];
 for (const api of apis) {
   const started = performance.now();
   const bundle = bundlePath(api);
-  const document = parse(readFileSync(bundle, 'utf8'));
+  const document = documents[api];
   const output = join(outDir, `${api}.html`);
   const source = join(sourceDir, `${api}.yaml`);
   // The page shows how to call each operation with the SDK (scripts/lib/code-samples.mjs).
-  writeFileSync(source, withCodeSamples(api, withoutMaintainerNotes(readFileSync(bundle, 'utf8'))));
+  writeFileSync(source, withCodeSamples(api, withoutMaintainerNotes(readFileSync(bundle, 'utf8')), { guideOf: guideShowing }));
   runRedocly(['build-docs', source, '--output', output, '--inlineBundle']);
   inlineBadge(output);
   const withoutTryIt = gzippedSize(scriptsOf(readFileSync(output, 'utf8')));
   const data = { ...consoleData(api, document), sandboxScript: SANDBOX_SCRIPT };
   addToPage(output, {
-    styles: [CODE_PANELS_CSS, tryIt.styles],
-    noscript: noscriptOperationList(document),
+    head: siteHead(),
+    header: siteHeader({ ...site, skipTo: 'redoc', operations: operationLinks(document) }, `${api}.html`),
+    styles: [CODE_PANELS_CSS, REFERENCE_CSS, tryIt.styles],
+    noscript: noscriptOperationList(api, document),
     data: { id: 'try-it-data', value: data },
     scripts: [tryIt.pageScript],
+    tail: siteScripts(),
   });
   const withTryIt = gzippedSize(scriptsOf(readFileSync(output, 'utf8')));
   entries.push({ api, file: `${api}.html`, info: document.info ?? {}, sha256: sha256(readFileSync(bundle)), javascript: { withoutTryIt, withTryIt } });
@@ -125,6 +177,17 @@ for (const api of apis) {
 }
 
 writeFileSync(join(outDir, 'index.html'), indexPage(entries));
+// Page weight: each page's HTML as served, in bytes and gzipped (what a reader downloads first), recorded in build-info.json.
+const pageWeights = Object.fromEntries(
+  readdirSync(outDir)
+    .filter((file) => file.endsWith('.html'))
+    .sort()
+    .map((file) => {
+      const html = readFileSync(join(outDir, file));
+      return [file, { bytes: html.length, gzipped: gzippedSize(html) }];
+    }),
+);
+for (const [file, { bytes, gzipped }] of Object.entries(pageWeights)) console.log(`page ${file}: ${kB(bytes)} (${kB(gzipped)} gzipped)`);
 // What the pages were built from: lets the browser test reuse a fresh docs/.
 writeFileSync(
   join(outDir, 'build-info.json'),
@@ -133,9 +196,11 @@ writeFileSync(
       redoclyCli: redoclyVersion,
       // Everything else the pages depend on: the Redoc options in redocly.yaml, this script and its helpers.
       // The console's scripts are bundled from the SDK's sandbox: every source file they hold counts too.
-      inputs: Object.fromEntries([...new Set([...BUILD_INPUTS, ...tryIt.inputs])].map((file) => [file, sha256(readFileSync(join(root, file)))])),
+      inputs: Object.fromEntries([...new Set([...BUILD_INPUTS, ...tryIt.inputs, ...cliHelp.inputs])].map((file) => [file, sha256(readFileSync(join(root, file)))])),
       // Bytes, minified and gzipped: each page's JavaScript (Redoc's script holds the whole API document)
       // without the console and with it, and what the first "Try it" loads.
+      // Each page's HTML as served: bytes, and bytes gzipped (level 9).
+      pages: pageWeights,
       javascript: {
         pages: Object.fromEntries(entries.map((entry) => [entry.file, entry.javascript])),
         firstTryIt: { [SANDBOX_SCRIPT]: tryIt.sizes.sandboxScript },
@@ -147,6 +212,15 @@ writeFileSync(
   ) + '\n',
 );
 console.log(`built ${relative(root, join(outDir, 'index.html'))} (${entries.length} API${entries.length === 1 ? '' : 's'})`);
+
+/** An API's operations as links to Redoc's routes, for the header's "Operations" menu. */
+function operationLinks(doc) {
+  return Object.values(doc.paths ?? {}).flatMap((item) =>
+    ['get', 'put', 'post', 'delete', 'patch', 'head']
+      .filter((method) => item[method])
+      .map((method) => ({ href: `#${operationRoute(item[method])}`, title: item[method].summary ?? item[method].operationId })),
+  );
+}
 
 function bundlePath(api) {
   return join(bundleDir, `${api}.yaml`);
@@ -187,7 +261,7 @@ function inlineBadge(file) {
  * Redoc's root, and data and scripts at the end of its <body>. Redoc's page holds `</head>` and `</body>` inside its script too,
  * so the head is closed at its first one and the body at its last.
  */
-function addToPage(file, { styles = [], noscript = '', data, scripts = [] }) {
+function addToPage(file, { head = '', header = '', styles = [], noscript = '', data, scripts = [], tail = '' }) {
   let html = readFileSync(file, 'utf8');
   const headEnd = html.indexOf('</head>');
   const redocRoot = html.indexOf('<div id="redoc">');
@@ -199,7 +273,17 @@ function addToPage(file, { styles = [], noscript = '', data, scripts = [] }) {
   // JSON in a data block: `<` escaped, so no string in it can close the element.
   const json = data ? `<script type="application/json" id="${data.id}">${JSON.stringify(data.value).replace(/</g, '\\u003c')}</script>\n` : '';
   const script = json + scripts.map((code) => `<script>\n${code.replace(/<\/script/gi, '<\\/script')}</script>\n`).join('');
-  html = html.slice(0, headEnd) + style + html.slice(headEnd, redocRoot) + noscript + html.slice(redocRoot, bodyEnd) + script + html.slice(bodyEnd);
+  // Redoc's links as served (`href="/wallets"`) become the routes its hash router follows (`#/wallets`),
+  // so they open where they point in a new tab too; scripts/docs-site/site.js does the same for links Redoc adds later.
+  const markupEnd = html.indexOf('<script type="module">', redocRoot);
+  if (markupEnd < 0) fail(`${relative(root, file)}: Redoc's page layout changed (no module script after its markup)`);
+  const markup = html
+    .slice(redocRoot, markupEnd)
+    .split(/(<script[\s\S]*?<\/script>)/)
+    .map((piece) => (piece.startsWith('<script') ? piece : piece.replace(/ href="\/(?!\/)/g, ' href="#/')))
+    .join('');
+  html =
+    html.slice(0, headEnd) + head + style + html.slice(headEnd, redocRoot) + header + noscript + markup + html.slice(markupEnd, bodyEnd) + script + tail + html.slice(bodyEnd);
   writeFileSync(file, html);
 }
 
@@ -234,7 +318,7 @@ function oneLine(markdown) {
 }
 
 function indexPage(items) {
-  const rows = items
+  const references = items
     .map(({ file, api, info }) => {
       const description = oneLine(info.summary ?? info.description);
       return `      <li>
@@ -244,33 +328,12 @@ function indexPage(items) {
       </li>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>API reference</title>
-  <link rel="icon" href="data:,">
-  <style>
-    body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; color: #1f2328; background: #f6f8fa; }
-    main { max-width: 48rem; margin: 3rem auto; padding: 0 1.5rem; }
-    h1 { font-size: 1.75rem; margin: 0 0 .25rem; }
-    .lead { color: #59636e; margin: 0 0 2rem; }
-    ul { list-style: none; margin: 0; padding: 0; }
-    li { background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; padding: 1rem 1.25rem; margin-bottom: 1rem; }
-    a { color: #0044d4; text-decoration: none; font-weight: 600; font-size: 1.125rem; }
-    a:hover { text-decoration: underline; }
-    .version { margin-left: .5rem; font-size: .8125rem; color: #59636e; border: 1px solid #d1d9e0; border-radius: 1em; padding: 0 .5em; }
-    p { margin: .375rem 0 0; color: #3d444d; }
-    h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; }
-    pre { background: #fff; border: 1px solid #d1d9e0; border-radius: 8px; padding: .75rem 1rem; overflow-x: auto; font: 13px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-    section > p { margin: 0 0 .75rem; }
-  </style>
-</head>
-<body>
-  <main>
-    <h1>API reference</h1>
-    <p class="lead">Every operation of each HTTP API, with the call that makes it through the TypeScript SDK.</p>
+  const guideCards = guides
+    .map((guide) => `      <li><a href="${escapeHtml(guide.slug)}.html">${escapeHtml(guide.title)}</a><p>${escapeHtml(guide.summary)}</p></li>`)
+    .join('\n');
+  const body = `<main id="content" class="site-content site-index">
+    <h1>Service SDK docs</h1>
+    <p class="lead">Guides for every flow of the TypeScript SDK, and every operation of each HTTP API with the call that makes it.</p>
     <section>
       <h2>Install</h2>
       <pre><code>npm install @ourteam/service-sdk</code></pre>
@@ -280,7 +343,20 @@ function indexPage(items) {
       <h2>First call</h2>
       <p>Create a client with your API key and your organisation's base address, then call an operation by its method and path:</p>
       <pre><code>${escapeHtml(FIRST_CALL_SAMPLE)}</code></pre>
-      <p>Each page below shows the same kind of call beside every operation.</p>
+      <p>Each API reference shows the same kind of call beside every operation.</p>
+    </section>
+    <section aria-labelledby="guides">
+      <h2 id="guides">Guides</h2>
+      <ul class="site-cards">
+${guideCards}
+      </ul>
+    </section>
+    <section aria-labelledby="apis">
+      <h2 id="apis">API reference</h2>
+      <ul class="site-cards">
+${references}
+      <li><a href="cli.html">CLI reference</a><p>Every command of <code>service-sdk</code>, with the help it prints.</p></li>
+      </ul>
     </section>
     <section>
       <h2>Try it in the page</h2>
@@ -296,14 +372,28 @@ function indexPage(items) {
         <code>@ourteam/service-sdk/sandbox/msw</code> serves it to code that takes no <code>fetch</code>, through MSW's
         <code>setupServer</code> (Node) or <code>setupWorker</code> (browsers).</p>
     </section>
-    <h2>APIs</h2>
-    <ul>
-${rows}
-    </ul>
-  </main>
-</body>
-</html>
-`;
+  </main>`;
+  return sitePage({ site, file: 'index.html', title: 'Service SDK docs', description: 'Guides and API reference of the service SDK.', body });
+}
+
+/** A guide's page: the list of guides beside its text (made from the README), and links to the guides before and after it. */
+function guidePage(guide, previous, next) {
+  const list = guides
+    .map((other) => `<li><a href="${escapeHtml(other.slug)}.html"${other === guide ? ' aria-current="page"' : ''}>${escapeHtml(other.title)}</a></li>`)
+    .join('');
+  const pager = [
+    previous ? `<a href="${escapeHtml(previous.slug)}.html" rel="prev">← ${escapeHtml(previous.title)}</a>` : '',
+    next ? `<a href="${escapeHtml(next.slug)}.html" rel="next">${escapeHtml(next.title)} →</a>` : '',
+  ].join(' ');
+  const body = `<div class="site-layout">
+<nav class="site-toc" aria-label="Guides"><h2>Guides</h2><ul>${list}</ul></nav>
+<main id="content" class="site-content site-guide">
+<h1>${escapeHtml(guide.title)}</h1>
+${guideHtml(guide.markdown)}
+<nav class="site-pager" aria-label="Guides before and after">${pager}</nav>
+</main>
+</div>`;
+  return sitePage({ site, file: `${guide.slug}.html`, title: `${guide.title} · Service SDK docs`, description: guide.summary, body });
 }
 
 function fail(message) {

@@ -25,7 +25,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_HTTP_METHODS, loadBundle, operationsOf } from '../contract/support/spec.js';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
-import { buildDocs, docsAreFresh, docsDir, expectQuiet, normalize, openWatchedPage, operationSection, serveDocs } from './support/docs-site.js';
+import { docsDir, ensureDocs, expectQuiet, normalize, openWatchedPage, operationSection, serveDocs } from './support/docs-site.js';
 import { parse } from 'yaml';
 import { AUTHORING_NOTE, MAINTAINER_WORDING, NOTE_KEY } from '../../scripts/lib/maintainer-notes.mjs';
 import { codeSamplesOf, FIRST_CALL_SAMPLE } from '../../scripts/lib/code-samples.mjs';
@@ -183,9 +183,9 @@ async function rightPanelText(page: Page, summary: string): Promise<string | und
   return normalize((await section.first().locator('[data-testid="right-panel"]').allInnerTexts()).join(' '));
 }
 
-/** The call a sample makes, from its first line that awaits something: what the request panel must show. */
+/** The call a sample makes by its path (after the helper, when a helper covers the operation): what the request panel must show. */
 function callOf(sample: string): string {
-  const line = sample.split('\n').find((candidate) => /\bawait\b/.test(candidate));
+  const line = sample.split('\n').find((candidate) => /\bawait\b.*(\.(GET|PUT|POST|DELETE|PATCH|HEAD)\(|streamReports\()/.test(candidate));
   if (line === undefined) throw new Error(`a code sample without an awaited call:\n${sample}`);
   // `const answer = await unwrap(channels.GET('/wallets/{wallet_id}', {` -> `channels.GET('/wallets/{wallet_id}'`
   const call = line.match(/[\w.]+\.(?:GET|PUT|POST|DELETE|PATCH|HEAD)\('[^']*'|streamReports\(\w+/);
@@ -236,7 +236,7 @@ describeWithBrowser('reference docs in Chromium', () => {
   const timings: string[] = [];
 
   beforeAll(async () => {
-    if (!docsAreFresh(apis)) buildDocs();
+    ensureDocs(apis);
     mkdirSync(shotsDir, { recursive: true });
     ({ server, origin } = await serveDocs());
     browser = await launchChromium();
@@ -414,7 +414,7 @@ describeWithBrowser('reference docs in Chromium', () => {
               const hidden = await hiddenCodeText(operationSection(page, normalize(operation.summary)).first());
               for (const problem of hidden) problems.push(`${what}: ${problem}`);
               // Each operation the console can run has its visible "Try it" button (test/browser/try-it.test.ts runs them).
-              const tryIt = operationSection(page, normalize(operation.summary)).first().getByRole('button', { name: 'Try it', exact: true });
+              const tryIt = operationSection(page, normalize(operation.summary)).first().getByRole('button', { name: `Try it: ${operation.operationId}`, exact: true });
               const shown = await tryIt.waitFor({ state: 'visible', timeout: PANEL_WAIT }).then(() => true, () => false);
               if (shown !== inConsole.has(operation.operationId)) {
                 problems.push(`${what}: ${shown ? 'a "Try it" button, though the console cannot run it' : 'no visible "Try it" button'}`);
@@ -448,6 +448,30 @@ describeWithBrowser('reference docs in Chromium', () => {
     },
     PAGE_TIMEOUT,
   );
+
+  it('streams: the getLatestReport operation shows the SDK\'s helper first, then the raw call, and links the guide that teaches it', async () => {
+    const watched = await openWatchedPage(browser!);
+    try {
+      const { page } = watched;
+      await page.goto(`${origin}/streams.html#/reports/getlatestreport`, { waitUntil: 'load' });
+      const section = page.locator('[id="reports/getlatestreport"]');
+      await section.locator('[data-testid="right-panel"]').first().waitFor();
+      const panel = normalize((await section.locator('[data-testid="right-panel"]').allInnerTexts()).join(' '));
+      const helper = panel.indexOf('await getLatestReport(streams, ');
+      const raw = panel.indexOf("await unwrap(streams.GET('/api/v1/reports/latest'");
+      expect(helper, `the request panel shows getLatestReport: ${panel.slice(0, 300)}`).toBeGreaterThanOrEqual(0);
+      expect(raw, 'the request panel shows the raw call').toBeGreaterThan(helper);
+      const guide = section.getByRole('link', { name: 'getLatestReport' }).first();
+      const href = await guide.getAttribute('href');
+      expect(href).toMatch(/^[\w-]+\.html$/);
+      await guide.click();
+      await page.waitForURL(new RegExp(href!.replace('.', '\\.')));
+      expect(normalize(await page.locator('main').innerText())).toContain('getLatestReport(streams');
+      expectQuiet(watched, 'streams.html getLatestReport');
+    } finally {
+      await watched.context.close();
+    }
+  });
 });
 
 
@@ -470,7 +494,7 @@ describe('reference docs carry no authoring notes', () => {
   const apis = apiNames.map(loadApi);
 
   beforeAll(() => {
-    if (!docsAreFresh(apis)) buildDocs();
+    ensureDocs(apis);
   }, 120_000);
 
   it.each(apiNames)('%s.html', (api) => {
@@ -492,7 +516,7 @@ describe('reference docs show how to call each operation with the SDK', () => {
   const apis = apiNames.map(loadApi);
 
   beforeAll(() => {
-    if (!docsAreFresh(apis)) buildDocs();
+    ensureDocs(apis);
   }, 120_000);
 
   it.each(apiNames)('%s.html: one TypeScript sample per operation', (api) => {
