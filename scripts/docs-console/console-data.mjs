@@ -3,6 +3,7 @@
 // operation's method, path, base URL, parameters and example body from the
 // spec, which sandbox credentials sign it, and the SDK sample shown beside it.
 import { codeSample, operationInputs } from '../lib/code-samples.mjs';
+import { CHANNELS_SAMPLE_BASE_URL } from '../lib/sdk-call.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
 
@@ -21,6 +22,12 @@ const AUTH = {
  */
 const NOT_IN_CONSOLE = new Set(['streams streamReports']);
 
+/**
+ * The base URL a page's samples show, where it is not the spec's default
+ * server: the channels API lives at each organisation's own address.
+ */
+const SAMPLE_BASE_URLS = { channels: CHANNELS_SAMPLE_BASE_URL };
+
 /** A server object's URL with its variables at their defaults (the production address). */
 function serverUrl(server) {
   if (server?.url === undefined) return undefined;
@@ -36,7 +43,7 @@ function hasCallSample(api, operationId) {
 export function consoleData(api, doc) {
   const auth = AUTH[api];
   if (auth === undefined) throw new Error(`no sandbox credentials for the API ${api}`);
-  const defaultBase = serverUrl(doc.servers?.[0]);
+  const defaultBase = SAMPLE_BASE_URLS[api] ?? serverUrl(doc.servers?.[0]);
   const operations = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {

@@ -3,6 +3,8 @@ import type { ConsoleOperation } from './console-data.mjs';
 export declare function typedValue(parameter: ConsoleOperation['parameters'][number], text: string): unknown;
 /** A spec value as a field shows it. */
 export declare function fieldText(value: unknown): string;
+/** A URL the sandbox can take: the samples' `<org>` placeholder made a host name. */
+export declare function sendable(url: string): string;
 /** The request of one console operation, from its fields' texts. */
 export declare function requestFor(
   operation: ConsoleOperation,

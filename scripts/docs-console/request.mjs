@@ -17,6 +17,11 @@ export function fieldText(value) {
   return value === undefined ? '' : Array.isArray(value) ? value.join(',') : String(value);
 }
 
+/** A URL the sandbox can take: the samples' `<org>` placeholder (the channels API's organisation address) made a host name. */
+export function sendable(url) {
+  return url.replace('<org>', 'org');
+}
+
 /**
  * The request of one console operation. `texts` maps `<in>:<name>` to a
  * field's text; `bodyText` is the body field's, or undefined.
@@ -41,7 +46,7 @@ export function requestFor(operation, texts, bodyText) {
   }
   const body = bodyText !== undefined && bodyText.trim() !== '' ? bodyText : undefined;
   const search = query.toString();
-  return { method: operation.method, url: `${operation.baseUrl}${path}${search ? `?${search}` : ''}`, headers, body, values };
+  return { method: operation.method, url: sendable(`${operation.baseUrl}${path}${search ? `?${search}` : ''}`), headers, body, values };
 }
 
 /** The fields' texts as the console first shows them: each parameter's pre-filled value, and the example body. */

@@ -8,10 +8,14 @@
 // the status line, the headers and the body as the sandbox answered. The
 // sandbox lives for the visit and is shared by every operation of the page;
 // "Reset sandbox" puts it back to its seed. The panel also shows the SDK call
-// that makes the same request, with the values typed. Without JavaScript,
-// none of this exists and the page is Redoc's.
+// that makes the same request, with the values typed (Redoc's own sample is
+// hidden while the panel is open: one sample at a time). The IDs a form
+// starts with are ones the page's sandbox has: those of the last answer that
+// named them (a get after a create uses the created ID), or else the first
+// of the list they belong to. After Send, focus moves to the answer's status
+// line. Without JavaScript, none of this exists and the page is Redoc's.
 import { sdkCallSample } from '../lib/sdk-call.mjs';
-import { fieldText, prefilled, requestFor, typedValue } from './request.mjs';
+import { fieldText, prefilled, requestFor, sendable, typedValue } from './request.mjs';
 
 const data = JSON.parse(document.getElementById('try-it-data')?.textContent ?? 'null');
 /** Operations by the last part of their Redoc section id (`<tag>/<operationid>`, lowercased). */
@@ -38,6 +42,90 @@ function pageSandbox() {
     document.head.append(script);
   });
   return sandboxLoading;
+}
+
+/** IDs the page's sandbox has answered with, by field name (`channel_id`): the latest wins. */
+const knownIds = new Map();
+
+/** Remembers the IDs an answer names: a resource's own (`{ channel_id, … }`), or a list's first item's when none is known yet. */
+function rememberIds(body) {
+  const take = (object, overwrite) => {
+    if (object === null || typeof object !== 'object' || Array.isArray(object)) return;
+    for (const [name, value] of Object.entries(object)) {
+      if ((typeof value === 'string' || typeof value === 'number') && /(_id|Id)$/.test(name) && (overwrite || !knownIds.has(name))) knownIds.set(name, String(value));
+    }
+  };
+  if (body === null || typeof body !== 'object') return;
+  const list = Object.values(body).find((value) => Array.isArray(value));
+  if (list !== undefined) take(list[0], false);
+  else take(body, true);
+}
+
+/** Sends a GET the page's sandbox answers, with the page's credentials; the parsed body of a 2xx, or undefined. */
+async function sandboxGet(sandbox, url) {
+  const answer = await sandbox.send({ method: 'GET', url: sendable(url), headers: [], body: undefined, auth: data.auth });
+  if (answer.status < 200 || answer.status > 299) return undefined;
+  try {
+    return JSON.parse(answer.body);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An ID the sandbox has for a path parameter: a known one, or the first item
+ * of the list the parameter's resource belongs to (`/channels` for
+ * `/channels/{channel_id}`), the list's own parameters filled the same way.
+ */
+async function existingId(sandbox, operation, name) {
+  if (knownIds.has(name)) return knownIds.get(name);
+  const at = operation.path.indexOf(`/{${name}}`);
+  if (at < 0) return undefined;
+  const listPath = operation.path.slice(0, at);
+  const list = data.operations.find((candidate) => candidate.method === 'GET' && candidate.path === listPath);
+  if (list === undefined) return undefined;
+  let path = listPath;
+  for (const [, parent] of listPath.matchAll(/\{([^}]+)\}/g)) {
+    const id = await existingId(sandbox, list, parent);
+    if (id === undefined) return undefined;
+    path = path.replace(`{${parent}}`, encodeURIComponent(id));
+  }
+  const body = await sandboxGet(sandbox, `${list.baseUrl}${path}`);
+  const items = body && Object.values(body).find((value) => Array.isArray(value));
+  const id = items?.[0]?.[name];
+  if (typeof id === 'string' || typeof id === 'number') knownIds.set(name, String(id));
+  return knownIds.get(name);
+}
+
+/** Refreshes the IDs of every open panel (after an answer named new ones). */
+const openPanels = new Set();
+
+/** The operation that creates what a path parameter names (`createChannel` for `/channels/{channel_id}`), if the page has it. */
+function creatorOf(operation, name) {
+  const at = operation.path.indexOf(`/{${name}}`);
+  return at < 0 ? undefined : data.operations.find((candidate) => candidate.method === 'POST' && candidate.path === operation.path.slice(0, at));
+}
+
+/**
+ * Fills a form's path parameters with IDs the sandbox has, unless the reader
+ * has typed there. Where the sandbox has none yet, the field is left empty
+ * and says which operation makes one (the spec's example ID would only
+ * answer 404).
+ */
+async function fillIds(operation, form) {
+  const sandbox = await pageSandbox();
+  for (const field of form.querySelectorAll('[data-parameter^="path:"]')) {
+    if (field.dataset.typed === 'true') continue;
+    const name = field.dataset.parameter.slice('path:'.length);
+    const id = await existingId(sandbox, operation, name);
+    const creator = creatorOf(operation, name);
+    const value = id ?? (creator === undefined ? field.value : '');
+    if (id === undefined && creator !== undefined) field.placeholder = `none in the sandbox yet: run ${creator.id} first`;
+    if (field.value !== value) {
+      field.value = value;
+      form.dispatchEvent(new Event('input'));
+    }
+  }
 }
 
 function element(tag, attributes = {}, ...children) {
@@ -83,7 +171,7 @@ function showAnswer(output, answer) {
     // Not JSON (or empty): shown exactly as it came.
   }
   output.replaceChildren(
-    element('p', { class: `try-it-status try-it-status-${String(answer.status)[0]}xx`, text: `${answer.status} ${reason}`.trim() }),
+    element('p', { class: `try-it-status try-it-status-${String(answer.status)[0]}xx`, tabindex: '-1', text: `${answer.status} ${reason}`.trim() }),
     element('h5', { text: 'Headers' }),
     element('pre', { class: 'try-it-headers', text: answer.headers.map(([name, value]) => `${name}: ${value}`).join('\n') }),
     element('h5', { text: 'Body' }),
@@ -92,7 +180,7 @@ function showAnswer(output, answer) {
 }
 
 function showFailure(output, error) {
-  output.replaceChildren(element('p', { class: 'try-it-status try-it-status-failed', text: `Not sent: ${error?.message ?? String(error)}` }));
+  output.replaceChildren(element('p', { class: 'try-it-status try-it-status-failed', tabindex: '-1', text: `Not sent: ${error?.message ?? String(error)}` }));
 }
 
 function panelFor(operation) {
@@ -133,7 +221,7 @@ function panelFor(operation) {
   form.append(element('div', { class: 'try-it-actions' }, send, reset));
   const panel = element(
     'div',
-    { class: 'try-it-panel', role: 'region', 'aria-label': `Try it: ${operation.summary}` },
+    { class: 'try-it-panel', role: 'region', 'aria-label': `Try it: ${operation.summary}`, 'data-operation': operation.id },
     note,
     form,
     output,
@@ -141,20 +229,41 @@ function panelFor(operation) {
     sample,
   );
   const refreshSample = () => (sample.textContent = sampleOf(operation, form));
-  form.addEventListener('input', refreshSample);
+  form.addEventListener('input', (event) => {
+    // A field the reader typed in keeps what they typed; the others follow the sandbox's IDs.
+    if (event.isTrusted && event.target?.dataset?.parameter) event.target.dataset.typed = 'true';
+    refreshSample();
+  });
   refreshSample();
+  let sending = false;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    send.disabled = true;
+    if (sending) return;
+    // Not `disabled`: a disabled button loses the focus (to <body>); aria-disabled keeps it where the reader is.
+    sending = true;
+    send.setAttribute('aria-disabled', 'true');
     output.replaceChildren(element('p', { class: 'try-it-status', text: 'Sending…' }));
     try {
+      await idsFilled; // a Send right after opening goes with the sandbox's IDs
       const { method, url, headers, body } = requestOf(operation, form);
       const sandbox = await pageSandbox();
-      showAnswer(output, await sandbox.send({ method, url, headers, body, auth: data.auth }));
+      const answer = await sandbox.send({ method, url, headers, body, auth: data.auth });
+      showAnswer(output, answer);
+      if (answer.status >= 200 && answer.status <= 299) {
+        try {
+          rememberIds(JSON.parse(answer.body));
+        } catch {
+          // Not JSON: no IDs to learn.
+        }
+        for (const other of openPanels) if (other !== panel) other.fillIds();
+      }
     } catch (error) {
       showFailure(output, error);
     } finally {
-      send.disabled = false;
+      sending = false;
+      send.removeAttribute('aria-disabled');
+      // The answer is what the reader wants next: focus goes to its status line, inside the panel.
+      output.querySelector('.try-it-status')?.focus();
     }
   });
   reset.addEventListener('click', async () => {
@@ -165,6 +274,8 @@ function panelFor(operation) {
       showFailure(output, error);
     }
   });
+  let idsFilled = Promise.resolve();
+  panel.fillIds = () => (idsFilled = fillIds(operation, form).catch(() => undefined));
   return panel;
 }
 
@@ -178,8 +289,11 @@ function decorate() {
     const operation = operations.get(section.id.split('/').pop());
     const heading = section.querySelector('h1, h2, h3');
     if (!operation || !heading?.parentElement) continue;
-    const button = element('button', { type: 'button', class: 'try-it-button', 'aria-expanded': 'false', text: 'Try it' });
+    // Named for its operation ("Try it: createChannel"): a list of buttons all called "Try it" tells a screen reader nothing.
+    // (Its name starts with the text it shows, so speech input's "click Try it" finds it too.)
+    const button = element('button', { type: 'button', class: 'try-it-button', 'aria-expanded': 'false', 'aria-label': `Try it: ${operation.id}`, text: 'Try it' });
     let panel;
+    let hiddenSample;
     button.addEventListener('click', () => {
       panel ??= panelFor(operation);
       const open = !panel.isConnected;
@@ -191,14 +305,43 @@ function decorate() {
       if (open && column) column.prepend(panel);
       else if (open) heading.parentElement.parentElement.after(panel);
       else panel.remove();
+      // One SDK sample at a time: the panel's (it follows what is typed) replaces Redoc's request sample below it.
+      if (open && panel.nextElementSibling?.matches('[data-component-name="Panel/Panel"]')) {
+        hiddenSample = panel.nextElementSibling;
+        hiddenSample.hidden = true;
+      } else if (!open && hiddenSample) {
+        hiddenSample.hidden = false;
+        hiddenSample = undefined;
+      }
       button.setAttribute('aria-expanded', String(open));
-      if (open) pageSandbox().catch(() => undefined); // start loading now; Send reports a failure
+      if (open) {
+        openPanels.add(panel);
+        panel.fillIds(); // loads the sandbox now; Send reports a failure to load
+      } else openPanels.delete(panel);
     });
     heading.parentElement.after(button);
   }
 }
 
+/**
+ * A page opened at an operation (`#/<tag>/<operationid>`) puts the keyboard
+ * there: its heading takes the focus once Redoc shows it, so the next Tabs
+ * reach its anchor and its "Try it", not the top of the page.
+ */
+function focusDeepLink() {
+  const route = decodeURIComponent(location.hash.replace(/^#\/?/, ''));
+  if (!route.includes('/')) return true;
+  const section = document.getElementById(route);
+  const heading = section?.querySelector('h1, h2, h3');
+  if (!heading || !section.querySelector('.try-it-button')) return false;
+  if (!heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+  heading.focus({ preventScroll: true });
+  return true;
+}
+
 if (data !== null) {
+  let deepLinkFocused = false;
+  addEventListener('hashchange', () => (deepLinkFocused = false));
   // Redoc hydrates its prerendered page, and mounts sections as they near the
   // viewport (and drops far ones): decorate whatever appears.
   let scheduled = false;
@@ -208,6 +351,7 @@ if (data !== null) {
     requestAnimationFrame(() => {
       scheduled = false;
       decorate();
+      if (!deepLinkFocused) deepLinkFocused = focusDeepLink();
     });
   };
   new MutationObserver(schedule).observe(document.documentElement, { childList: true, subtree: true });

@@ -8,7 +8,8 @@
 // moves none of it.
 // No request leaves 127.0.0.1 (such requests are aborted and named), and the
 // sandbox's script loads on the first "Try it" only. With JavaScript off, the
-// page still shows every operation's heading, and no console.
+// page still shows every operation's heading, parameters, body fields and SDK
+// sample, and no console.
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithBrowser, launchChromium } from './support/chromium.js';
 import { ensureDocs, expectQuiet, normalize, openWatchedPage, operationSection, serveDocs } from './support/docs-site.js';
 import { closeServer } from '../support/local-server.js';
+import { codeSamplesOf } from '../../scripts/lib/code-samples.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const APIS = ['channels', 'streams', 'policy-coordinator', 'policy-evaluation', 'policy-reporting'] as const;
@@ -25,10 +27,33 @@ const bundleOf = (api: string) => join(root, 'generated', 'openapi', `${api}.yam
 /** How long the sandbox may take to load and answer, on a busy machine. */
 const ANSWER_WAIT = 30_000;
 
+type Parameter = { name?: string; $ref?: string };
+/** An operation of a path item (the item's own `parameters` list is read apart, in the no-JavaScript test). */
+type SpecOperation = { operationId?: string; summary?: string; tags?: string[]; parameters?: Parameter[]; requestBody?: unknown };
 type Spec = {
   tags?: { name: string; 'x-displayName'?: string }[];
-  paths: Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[] }>>;
+  paths: Record<string, Record<string, SpecOperation | undefined>>;
 };
+
+/** Follows a local `$ref`. */
+function deref<T>(spec: unknown, node: T): T {
+  let current: unknown = node;
+  while (current && typeof current === 'object' && typeof (current as { $ref?: unknown }).$ref === 'string') {
+    current = ((current as { $ref: string }).$ref.slice(2).split('/') as string[]).reduce((at: unknown, key) => (at as Record<string, unknown>)?.[key.replace(/~1/g, '/')], spec);
+  }
+  return current as T;
+}
+
+/** The top-level fields of an operation's JSON body (through `allOf`). */
+function bodyFields(spec: unknown, operation: { requestBody?: unknown }): string[] {
+  type Schema = { properties?: Record<string, unknown>; allOf?: Schema[]; $ref?: string };
+  const body = deref(spec, operation.requestBody as { content?: Record<string, { schema?: Schema }> } | undefined);
+  const fields = (schema: Schema | undefined): string[] => {
+    const resolved = deref(spec, schema);
+    return [...(resolved?.allOf ?? []).flatMap(fields), ...Object.keys(resolved?.properties ?? {})];
+  };
+  return fields(body?.content?.['application/json']?.schema);
+}
 
 /** The summary (its heading and sidebar entry) and the sidebar label of the tag of an operation, from the API's bundle. */
 function operationOf(api: string, operationId: string): { summary: string; tagLabel: string | undefined } {
@@ -64,7 +89,7 @@ async function openConsole(page: Page, api: string, operationId: string): Promis
   }
   await entry.click();
   const section = operationSection(page, normalize(summary)).first();
-  await section.getByRole('button', { name: 'Try it', exact: true }).click({ timeout: ANSWER_WAIT });
+  await section.getByRole('button', { name: `Try it: ${operationId}`, exact: true }).click({ timeout: ANSWER_WAIT });
   const panel = section.getByRole('region', { name: `Try it: ${summary}` });
   await panel.waitFor({ state: 'visible' });
   return panel;
@@ -168,7 +193,7 @@ describeWithBrowser('"Try it" in the reference docs, in Chromium', () => {
       const panel = await openConsole(page, 'channels', 'createChannel');
       const opened = (await requestHeading.boundingBox())!;
       const panelBox = (await panel.boundingBox())!;
-      await section.getByRole('button', { name: 'Try it', exact: true }).click();
+      await section.getByRole('button', { name: 'Try it: createChannel', exact: true }).click();
       await panel.waitFor({ state: 'detached' });
       const closed = (await requestHeading.boundingBox())!;
       // Opening the console moves none of the reference text down: no blank column beside it.
@@ -200,17 +225,32 @@ describeWithBrowser('"Try it" in the reference docs, in Chromium', () => {
     }
   });
 
-  it('without JavaScript the page is readable: every operation\'s heading, and no console', async () => {
+  it.each(APIS)('%s without JavaScript: each operation\'s heading, parameters, body fields and SDK sample are in the page\'s text, and no console', async (api) => {
     const context = await browser!.newContext({ javaScriptEnabled: false, viewport: { width: 1440, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(`${origin}/channels.html`, { waitUntil: 'load' });
+      await page.goto(`${origin}/${api}.html`, { waitUntil: 'load' });
+      const text = normalize(await page.locator('body').innerText());
       const headings = (await page.getByRole('heading').allInnerTexts()).map(normalize);
-      const spec = parse(readFileSync(bundleOf('channels'), 'utf8')) as Spec;
-      const summaries = Object.values(spec.paths).flatMap((item) => Object.values(item).map((operation) => normalize(operation.summary ?? '')));
-      expect(summaries.length).toBeGreaterThan(0);
-      expect(summaries.filter((summary) => !headings.includes(summary)), 'operations without a visible heading').toEqual([]);
-      expect(await page.getByRole('button', { name: 'Try it' }).count()).toBe(0);
+      const spec = parse(readFileSync(bundleOf(api), 'utf8')) as Spec;
+      const problems: string[] = [];
+      const samples = new Map(codeSamplesOf(api, spec) as [string, string][]);
+      for (const [path, item] of Object.entries(spec.paths)) {
+        for (const operation of Object.values(item)) {
+          if (Array.isArray(operation) || !operation?.operationId) continue;
+          const what = `${operation.operationId} (${path})`;
+          if (!headings.includes(normalize(operation.summary ?? ''))) problems.push(`${what}: no heading`);
+          const shared = (item as { parameters?: Parameter[] }).parameters ?? [];
+          for (const parameter of [...shared, ...(operation.parameters ?? [])].map((p) => deref(spec, p))) {
+            if (parameter?.name && !text.includes(parameter.name)) problems.push(`${what}: parameter ${parameter.name} not in the text`);
+          }
+          for (const field of bodyFields(spec, operation)) if (!text.includes(field)) problems.push(`${what}: body field ${field} not in the text`);
+          const call = samples.get(operation.operationId)?.split('\n').find((line) => /\bawait\b/.test(line));
+          if (call === undefined || !text.includes(normalize(call))) problems.push(`${what}: its SDK sample is not in the text`);
+        }
+      }
+      expect(problems, `${api}.html without JavaScript`).toEqual([]);
+      expect(await page.getByRole('button', { name: /^Try it/ }).count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -12,17 +12,20 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { consoleData } from '../../scripts/docs-console/console-data.mjs';
 import { prefilled, requestFor } from '../../scripts/docs-console/request.mjs';
 import { start } from '../../scripts/docs-console/sandbox-entry.js';
-import { CHANNELS_DEFAULT_BASE_URL } from '../../src/channels/index.js';
 import { POLICY_DEFAULT_HOST } from '../../src/policy/index.js';
 import { STREAMS_BASE_URLS } from '../../src/streams/index.js';
+import { CHANNELS_SAMPLE_BASE_URL } from '../../scripts/lib/sdk-call.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const APIS = ['channels', 'streams', 'policy-coordinator', 'policy-evaluation', 'policy-reporting'] as const;
 const dataOf = (api: string) => consoleData(api, parse(readFileSync(join(root, 'generated', 'openapi', `${api}.yaml`), 'utf8')));
 
-/** Where each API's SDK client sends its requests by default: the console uses the same addresses. */
+/**
+ * The base URL each API's samples show, which the console shows too: the SDK client's default address, or for
+ * channels, which lives at each organisation's own address, the one every channels sample passes as `baseUrl`.
+ */
 const SDK_BASE_URL: Record<(typeof APIS)[number], string> = {
-  channels: CHANNELS_DEFAULT_BASE_URL,
+  channels: CHANNELS_SAMPLE_BASE_URL,
   streams: STREAMS_BASE_URLS.testnet,
   'policy-coordinator': `${POLICY_DEFAULT_HOST}/v1`,
   'policy-evaluation': `${POLICY_DEFAULT_HOST}/v1/evaluation`,
@@ -65,6 +68,7 @@ describe('"Try it" console data and requests', () => {
     expect(request.url).toBe(`${STREAMS_BASE_URLS.testnet}/api/v1/reports/bulk?feedIDs=0xaa%2C0xbb&timestamp=1700000000`);
     const listChannels = dataOf('channels').operations.find((operation) => operation.id === 'listChannels')!;
     const filtered = requestFor(listChannels, { 'query:status': 'active,archived', 'query:name': ' ' }, undefined);
-    expect(filtered.url).toBe(`${CHANNELS_DEFAULT_BASE_URL}/channels?status=active&status=archived`);
+    // Shown as the samples show it (`https://<org>.example/v1`), sent to a host name the sandbox takes.
+    expect(filtered.url).toBe(`${CHANNELS_SAMPLE_BASE_URL.replace('<org>', 'org')}/channels?status=active&status=archived`);
   });
 });
