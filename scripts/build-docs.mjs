@@ -126,7 +126,8 @@ writeFileSync(join(outDir, SANDBOX_SCRIPT), tryIt.sandboxScript);
 // The site: the guides (the README's sections), the API references, the CLI reference; one header on every page.
 const { guides } = guidesOf(readFileSync(join(root, 'README.md'), 'utf8'));
 const cliHelp = await cliHelpTexts();
-const documents = Object.fromEntries(apis.map((api) => [api, parse(readFileSync(bundlePath(api), 'utf8'))]));
+// Without the maintainer notes: the search index and the pages' HTML carry descriptions, never `x-decision`.
+const documents = Object.fromEntries(apis.map((api) => [api, parse(withoutMaintainerNotes(readFileSync(bundlePath(api), 'utf8')))]));
 const site = {
   guides: guides.map((guide) => ({ href: `${guide.slug}.html`, title: guide.title })),
   references: apis.map((api) => ({ href: `${api}.html`, title: documents[api].info?.title ?? api })),

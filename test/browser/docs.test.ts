@@ -455,8 +455,10 @@ describeWithBrowser('reference docs in Chromium', () => {
       const { page } = watched;
       await page.goto(`${origin}/streams.html#/reports/getlatestreport`, { waitUntil: 'load' });
       const section = page.locator('[id="reports/getlatestreport"]');
-      await section.locator('[data-testid="right-panel"]').first().waitFor();
-      const panel = normalize((await section.locator('[data-testid="right-panel"]').allInnerTexts()).join(' '));
+      // The right-hand columns' text (the title's row has an empty one), once Redoc has mounted the section.
+      const panelText = async () => normalize((await section.locator('[data-testid="right-panel"]').allInnerTexts()).join(' '));
+      await expect.poll(panelText, { timeout: 30_000 }).toContain('SDK');
+      const panel = await panelText();
       const helper = panel.indexOf('await getLatestReport(streams, ');
       const raw = panel.indexOf("await unwrap(streams.GET('/api/v1/reports/latest'");
       expect(helper, `the request panel shows getLatestReport: ${panel.slice(0, 300)}`).toBeGreaterThanOrEqual(0);
