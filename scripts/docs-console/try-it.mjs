@@ -173,9 +173,9 @@ function showAnswer(output, answer) {
   output.replaceChildren(
     element('p', { class: `try-it-status try-it-status-${String(answer.status)[0]}xx`, tabindex: '-1', text: `${answer.status} ${reason}`.trim() }),
     element('h5', { text: 'Headers' }),
-    element('pre', { class: 'try-it-headers', text: answer.headers.map(([name, value]) => `${name}: ${value}`).join('\n') }),
+    element('pre', { class: 'try-it-headers', tabindex: '0', text: answer.headers.map(([name, value]) => `${name}: ${value}`).join('\n') }),
     element('h5', { text: 'Body' }),
-    element('pre', { class: 'try-it-body', text: body === '' ? '(empty)' : body }),
+    element('pre', { class: 'try-it-body', tabindex: '0', text: body === '' ? '(empty)' : body }),
   );
 }
 
@@ -213,7 +213,8 @@ function panelFor(operation) {
   const send = element('button', { type: 'submit', class: 'try-it-send', text: 'Send' });
   const reset = element('button', { type: 'button', class: 'try-it-reset', text: 'Reset sandbox' });
   const output = element('div', { class: 'try-it-answer', 'aria-live': 'polite' });
-  const sample = element('pre', { class: 'try-it-sample' });
+  // Focusable: a block that scrolls must be reachable by keyboard.
+  const sample = element('pre', { class: 'try-it-sample', tabindex: '0' });
   const note = element('p', {
     class: 'try-it-note',
     text: `${operation.method} ${operation.baseUrl}${operation.path}, answered by the SDK's sandbox in this page: nothing leaves your browser, and the sandbox's made-up credentials sign it. Its data lasts for this visit.`,
