@@ -6,7 +6,7 @@
 // fields, responses and SDK sample. Each operation's block has the id of
 // Redoc's route (`/wallets/createwallet`), so a deep link lands on it too.
 import { marked } from 'marked';
-import { codeSample } from '../lib/code-samples.mjs';
+import { codeSample, deref } from '../lib/code-samples.mjs';
 import { operationRoute, tagSlug } from '../docs-site/routes.mjs';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
@@ -14,18 +14,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
 /** Text made safe for HTML. */
 export function escapeHtml(value) {
   return String(value).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
-
-/** Follows local `$ref`s until the object they name. */
-function deref(doc, node) {
-  let current = node;
-  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string' && hops < 20; hops += 1) {
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce((at, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  }
-  return current;
 }
 
 /** A schema's type as a reader reads it: `string (uuid)`, `array of Wallet`, `one of a | b`. */

@@ -22,7 +22,7 @@ export const FIRST_CALL_SAMPLE = [
 ].join('\n');
 
 /** Follows local `$ref`s until the object they name. */
-function deref(doc, node) {
+export function deref(doc, node) {
   let current = node;
   while (current && typeof current === 'object' && typeof current.$ref === 'string') {
     current = current.$ref
