@@ -14,13 +14,16 @@
  * and then the blob.
  *
  * Usage: `const rows = await benchDecode()`; each row is one decoder on one
- * version. `medianNs` and `p99Ns` are per report, over batches of reports.
+ * version. `medianNs` and `p99Ns` are per report, over batches of reports;
+ * the decoders of a version run in interleaved rounds, so rows compare round
+ * by round (`perRound`).
  */
 import { decodeReport as vendorDecodeReport } from '@chainlink/data-streams-sdk';
 import { AbiCoder } from 'ethers';
 import { decodeAbiParameters, encodeAbiParameters, type Hex } from 'viem';
 
 import { decodeReport } from '../src/reports/decode.js';
+import { quantileOf, runRounds, type Workload } from './harness.js';
 import { useScanEngine } from '../src/reports/scan.js';
 import { FULL_REPORT_ABI, REPORT_SCHEMAS, reportBlobAbi, type ReportVersion } from '../src/reports/layouts.js';
 
@@ -29,12 +32,16 @@ export interface DecodeBenchResult {
   opsPerSec: number;
   medianNs: number;
   p99Ns: number;
+  /** Per round, the median ns per report: rows compared with each other pair these round by round. */
+  perRound: number[];
 }
 
 export interface DecodeBenchOptions {
-  /** Measuring time per row, after warm-up. Default 1000 ms. */
-  durationMs?: number;
-  /** Warm-up time per row. Default 300 ms. */
+  /** Interleaved rounds per version (default 40). */
+  rounds?: number;
+  /** Time of one decoder's turn in a round, ms (default 5), in batches of ≥ 50 µs. */
+  turnMs?: number;
+  /** Warm-up time per decoder, ms (default 300). */
   warmupMs?: number;
 }
 
@@ -129,59 +136,55 @@ function decoders(version: ReportVersion): [string, Decoder, ('wasm' | 'js')?][]
 
 let sink = 0;
 
-function measure(name: string, decode: Decoder, samples: Sample[], durationMs: number, warmupMs: number): DecodeBenchResult {
-  const run = (count: number): void => {
-    for (let i = 0; i < count; i++) {
-      const result = decode(samples[i % SAMPLES_PER_VERSION] as Sample);
-      if (result !== undefined) sink++;
-    }
-  };
-  // Warm up, and size batches to about 50 µs each so the clock's cost does not count.
-  let batch = 1;
-  const warmupEnd = performance.now() + warmupMs;
-  while (performance.now() < warmupEnd) {
-    const t0 = process.hrtime.bigint();
-    run(batch);
-    const ns = Number(process.hrtime.bigint() - t0);
-    if (ns < 50_000 && batch < 1 << 16) batch *= 2;
-  }
-  const perReport: number[] = [];
-  let reports = 0;
-  let spentNs = 0;
-  const budgetNs = durationMs * 1e6;
-  while (spentNs < budgetNs) {
-    const t0 = process.hrtime.bigint();
-    run(batch);
-    const ns = Number(process.hrtime.bigint() - t0);
-    spentNs += ns;
-    reports += batch;
-    perReport.push(ns / batch);
-  }
-  perReport.sort((a, b) => a - b);
-  const quantile = (q: number): number => perReport[Math.min(perReport.length - 1, Math.floor(q * perReport.length))] as number;
+/** A decoder as a harness workload: `count` reports, cycling through the version's samples. */
+function workload(name: string, decode: Decoder, samples: Sample[], engine: 'wasm' | 'js' | undefined): Workload {
+  let next = 0;
   return {
     name,
-    opsPerSec: Math.round((reports * 1e9) / spentNs),
-    medianNs: Math.round(quantile(0.5)),
-    p99Ns: Math.round(quantile(0.99)),
+    run: (count: number): void => {
+      for (let i = 0; i < count; i++) {
+        const result = decode(samples[next] as Sample);
+        next = (next + 1) % SAMPLES_PER_VERSION;
+        if (result !== undefined) sink++;
+      }
+    },
+    // Ours is measured with each scan engine: the engine is selected before each of its turns.
+    enter: () => {
+      const want = engine ?? 'wasm';
+      if (useScanEngine(want) !== want) throw new Error(`the ${want} scan is not available here`);
+    },
   };
 }
 
-/** Measure every decoder on V3 and V11 reports; one row per decoder and version. */
+/**
+ * Every decoder of a version in interleaved rounds (harness.ts): one process,
+ * the same warm-up, a GC before each turn, the turn order alternating; one row
+ * per decoder and version.
+ */
 export async function benchDecode(options: DecodeBenchOptions = {}): Promise<DecodeBenchResult[]> {
-  const durationMs = options.durationMs ?? 1000;
-  const warmupMs = options.warmupMs ?? 300;
   const rows: DecodeBenchResult[] = [];
   for (const version of ['V3', 'V11'] as const) {
     const samples = makeSamples(version);
-    for (const [name, decode, engine] of decoders(version)) {
-      // Let timers and I/O run between rows.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (engine !== undefined && useScanEngine(engine) !== engine) throw new Error(`the ${engine} scan is not available here`);
-      rows.push(measure(name, decode, samples, durationMs, warmupMs));
-      if (engine === 'js') useScanEngine('wasm'); // back to the default for the rows after
+    const workloads = decoders(version).map(([name, decode, engine]) => workload(name, decode, samples, engine));
+    const results = await runRounds(workloads, {
+      rounds: options.rounds ?? 40,
+      turnNs: (options.turnMs ?? 5) * 1e6,
+      warmup: SAMPLES_PER_VERSION,
+      warmupNs: (options.warmupMs ?? 300) * 1e6,
+      minBatchNs: 50_000,
+    });
+    for (const r of results) {
+      const sorted = [...r.samples].sort((a, b) => a - b);
+      rows.push({
+        name: r.name,
+        opsPerSec: Math.round((r.ops * 1e9) / r.ns),
+        medianNs: Math.round(quantileOf(sorted, 0.5)),
+        p99Ns: Math.round(quantileOf(sorted, 0.99)),
+        perRound: r.perRound,
+      });
     }
   }
+  useScanEngine('wasm'); // the default, for whatever runs after
   if (sink === 0) throw new Error('benchmark decoded nothing');
   return rows;
 }

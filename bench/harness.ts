@@ -36,8 +36,13 @@ export interface Workload {
 export interface HarnessOptions {
   /** Measured rounds. */
   rounds: number;
-  /** Timed batches per workload per round. */
-  samplesPerRound: number;
+  /** Timed batches per workload per round (default 10), unless `turnNs` is given. */
+  samplesPerRound?: number;
+  /**
+   * Time of one turn, ns: each workload times as many batches per round as fill it, by its
+   * warm-up's pace, so a slow workload's turns last no longer than a fast one's.
+   */
+  turnNs?: number;
   /** Operations per workload in its warm-up (default 100), repeated until `warmupNs` has passed. */
   warmup?: number;
   /** Least time per workload in warm-up, ns (default 0: one warm-up batch). */
@@ -59,8 +64,9 @@ export interface HarnessOptions {
 
 export interface WorkloadResult {
   name: string;
-  /** Operations per timed batch. */
+  /** Operations per timed batch, and timed batches per turn. */
   batch: number;
+  samplesPerTurn: number;
   /** Per round: the median of its batches, ns per operation. */
   perRound: number[];
   /** Every timed batch, ns per operation. */
@@ -89,7 +95,7 @@ export async function runRounds(workloads: readonly Workload[], options: Harness
   const warmup = Math.max(1, options.warmup ?? 100);
   const warmupNs = options.warmupNs ?? 0;
   const rounds = Math.max(1, options.rounds);
-  const samplesPerRound = Math.max(1, options.samplesPerRound);
+  const samplesPerRound = Math.max(1, options.samplesPerRound ?? 10);
 
   const timed = async (w: Workload, count: number): Promise<number> => {
     const t0 = now();
@@ -98,7 +104,7 @@ export async function runRounds(workloads: readonly Workload[], options: Harness
     return now() - t0;
   };
 
-  const results = workloads.map((w): WorkloadResult => ({ name: w.name, batch: 1, perRound: [], samples: [], ops: 0, ns: 0 }));
+  const results = workloads.map((w): WorkloadResult => ({ name: w.name, batch: 1, samplesPerTurn: samplesPerRound, perRound: [], samples: [], ops: 0, ns: 0 }));
 
   // Warm-up, apart from the rounds; it sizes the batches.
   for (const [i, w] of workloads.entries()) {
@@ -109,7 +115,10 @@ export async function runRounds(workloads: readonly Workload[], options: Harness
       ns += await timed(w, warmup);
       ops += warmup;
     } while (ns < warmupNs);
-    (results[i] as WorkloadResult).batch = Math.max(1, Math.ceil(minBatchNs / Math.max(ns / ops, 1e-3)));
+    const r = results[i] as WorkloadResult;
+    const perOpNs = Math.max(ns / ops, 1e-3);
+    r.batch = Math.max(1, Math.ceil(minBatchNs / perOpNs));
+    if (options.turnNs !== undefined) r.samplesPerTurn = Math.max(1, Math.round(options.turnNs / (r.batch * perOpNs)));
     await pause();
   }
 
@@ -119,7 +128,7 @@ export async function runRounds(workloads: readonly Workload[], options: Harness
     gc?.();
     w.enter?.();
     const round: number[] = [];
-    for (let s = 0; s < samplesPerRound; s++) {
+    for (let s = 0; s < r.samplesPerTurn; s++) {
       const ns = await timed(w, r.batch);
       round.push(ns / r.batch);
       r.ops += r.batch;

@@ -1,3 +1,5 @@
+import type { Spread } from './harness.js';
+
 /** One line of the results: a timing (per operation), or a single value (bytes, seconds, MB). */
 export interface Row {
   /** The bench it belongs to, e.g. `1 client overhead`. */
@@ -12,12 +14,16 @@ export interface Row {
   /** Value rows: the figure and its unit (`B`, `kB`, `MB`, `ms`, `s`, `req`). */
   value?: number;
   unit?: string;
-  /** Name of the row this one is compared with, and `median / baseline median`. */
+  /** Name of the row this one is compared with, and the median of the per-round `time / baseline time`. */
   baseline?: string;
   ratio?: number;
-  /** The goal, as text, and whether it was met (`undefined`: informational). */
+  /** The per-round ratios behind `ratio`: quartiles, range, rounds. */
+  ratioSpread?: Spread;
+  /** The goal, as text, and whether it was met (`undefined`: informational; `'undecided'`: the spread straddles it). */
   goal?: string;
-  pass?: boolean;
+  pass?: boolean | 'undecided';
+  /** The result cell when `pass` alone does not say it (e.g. "undecided: spread 21–67×"). */
+  result?: string;
   /** Short remark: the measured delta, a speed-up, the request count. */
   note?: string;
 }
@@ -49,7 +55,14 @@ export function formatRatio(ratio: number | undefined): string {
   return ratio < 0.1 ? `${ratio.toFixed(4)}` : ratio.toFixed(3);
 }
 
-export const COLUMNS = ['bench', 'name', 'median', 'p99', 'ops/s', 'ratio', 'goal', 'result', 'note'] as const;
+/** A ratio's spread: interquartile range, then min–max, then rounds. */
+export function formatSpread(s: Spread | undefined): string {
+  if (s === undefined) return '';
+  const r = (x: number): string => formatRatio(x);
+  return `${r(s.q1)}–${r(s.q3)} (${r(s.min)}–${r(s.max)}), ${s.rounds}`;
+}
+
+export const COLUMNS = ['bench', 'name', 'median', 'p99', 'ops/s', 'ratio', 'ratio IQR (min–max), rounds', 'goal', 'result', 'note'] as const;
 
 export function cells(row: Row): string[] {
   const ops = row.opsPerSec === undefined ? '' : `${formatCount(row.opsPerSec)}${row.opsUnit ? ` ${row.opsUnit}` : ''}`;
@@ -60,8 +73,9 @@ export function cells(row: Row): string[] {
     formatNs(row.p99Ns),
     ops,
     formatRatio(row.ratio),
+    formatSpread(row.ratioSpread),
     row.goal ?? '',
-    row.pass === undefined ? '' : row.pass ? 'pass' : 'MISS',
+    row.result ?? (row.pass === undefined ? '' : row.pass === true ? 'pass' : row.pass === false ? 'MISS' : 'undecided'),
     row.note ?? '',
   ];
 }

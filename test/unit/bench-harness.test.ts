@@ -90,6 +90,22 @@ describe('bench harness: interleaved rounds on a fake clock', () => {
     expect(result!.ops).toBe(6 * result!.batch);
   });
 
+  it('with turnNs, a slow workload times fewer batches per turn, so its turns last about as long as a fast one\'s (5 ms ± jitter)', async () => {
+    const machine = fakeMachine();
+    const [fast, slow] = await runRounds([machine.workload('fast', 100), machine.workload('slow', 100_000)], {
+      ...OPTIONS,
+      now: machine.now,
+      rounds: 4,
+      warmupNs: 2e6,
+      turnNs: 5e6,
+    });
+    expect(fast!.samplesPerTurn * fast!.batch * 100).toBeGreaterThan(3e6);
+    expect(fast!.samplesPerTurn * fast!.batch * 100).toBeLessThan(7e6);
+    expect(slow!.samplesPerTurn * slow!.batch * 100_000).toBeGreaterThan(3e6);
+    expect(slow!.samplesPerTurn * slow!.batch * 100_000).toBeLessThan(7e6);
+    expect(slow!.samples).toHaveLength(4 * slow!.samplesPerTurn);
+  });
+
   it('alternates the order of the turns and runs a GC and the workload\'s enter before each turn', async () => {
     const machine = fakeMachine();
     const log: string[] = [];
