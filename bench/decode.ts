@@ -169,6 +169,7 @@ export async function benchDecode(options: DecodeBenchOptions = {}): Promise<Dec
     const results = await runRounds(workloads, {
       rounds: options.rounds ?? 40,
       turnNs: (options.turnMs ?? 5) * 1e6,
+      samplesPerRound: 5, // the slow generic decoders (~0.3 ms a report): a median of at least 5 per turn
       warmup: SAMPLES_PER_VERSION,
       warmupNs: (options.warmupMs ?? 300) * 1e6,
       minBatchNs: 50_000,

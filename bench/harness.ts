@@ -36,11 +36,11 @@ export interface Workload {
 export interface HarnessOptions {
   /** Measured rounds. */
   rounds: number;
-  /** Timed batches per workload per round (default 10), unless `turnNs` is given. */
+  /** Timed batches per workload per round (default 10); with `turnNs`, the least number. */
   samplesPerRound?: number;
   /**
    * Time of one turn, ns: each workload times as many batches per round as fill it, by its
-   * warm-up's pace, so a slow workload's turns last no longer than a fast one's.
+   * warm-up's pace (at least `samplesPerRound`), so a slow workload's turns last no longer than a fast one's.
    */
   turnNs?: number;
   /** Operations per workload in its warm-up (default 100), repeated until `warmupNs` has passed. */
@@ -95,7 +95,7 @@ export async function runRounds(workloads: readonly Workload[], options: Harness
   const warmup = Math.max(1, options.warmup ?? 100);
   const warmupNs = options.warmupNs ?? 0;
   const rounds = Math.max(1, options.rounds);
-  const samplesPerRound = Math.max(1, options.samplesPerRound ?? 10);
+  const samplesPerRound = Math.max(1, options.samplesPerRound ?? (options.turnNs === undefined ? 10 : 1));
 
   const timed = async (w: Workload, count: number): Promise<number> => {
     const t0 = now();
@@ -118,7 +118,7 @@ export async function runRounds(workloads: readonly Workload[], options: Harness
     const r = results[i] as WorkloadResult;
     const perOpNs = Math.max(ns / ops, 1e-3);
     r.batch = Math.max(1, Math.ceil(minBatchNs / perOpNs));
-    if (options.turnNs !== undefined) r.samplesPerTurn = Math.max(1, Math.round(options.turnNs / (r.batch * perOpNs)));
+    if (options.turnNs !== undefined) r.samplesPerTurn = Math.max(samplesPerRound, Math.round(options.turnNs / (r.batch * perOpNs)));
     await pause();
   }
 

@@ -62,9 +62,10 @@ export async function benchVerify(options: { scale?: number } = {}): Promise<Row
     { name: 'noble', run: () => nobleSignatures.map((s) => s.recoverPublicKey(hash)) },
     { name: 'ours', run: () => verifyReport(fullReport, don.trust) },
   ];
-  // Interleaved rounds (harness.ts): each round one short turn per contender, a GC before each turn.
+  // Interleaved rounds (harness.ts), a GC before each turn; each turn 5 samples of ≥ 10 ms (ours: 8 reports a sample),
+  // long enough that a descheduled moment on a shared machine is one sample's worth, not a turn's.
   const rounds = Math.max(6, Math.round(20 * scale));
-  const stats = await measure(contenders, { warmup: 5, samples: rounds * 3, rounds, minSampleNs: 1_000_000 });
+  const stats = await measure(contenders, { warmup: 5, samples: rounds * 5, rounds, minSampleNs: 10_000_000 });
   const label: Record<string, string> = {
     viem: 'viem: decodeAbiParameters + keccak256 + 6 × recoverAddress (baseline)',
     noble: '@noble/curves 2.4 alone: 6 × recoverPublicKey, base tables precomputed (no hashing)',
