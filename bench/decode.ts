@@ -23,7 +23,7 @@ import { AbiCoder } from 'ethers';
 import { decodeAbiParameters, encodeAbiParameters, type Hex } from 'viem';
 
 import { decodeReport } from '../src/reports/decode.js';
-import { quantileOf, runRounds, type Workload } from './harness.js';
+import { cpuClock, quantileOf, runRounds, type Workload } from './harness.js';
 import { useScanEngine } from '../src/reports/scan.js';
 import { FULL_REPORT_ABI, REPORT_SCHEMAS, reportBlobAbi, type ReportVersion } from '../src/reports/layouts.js';
 
@@ -39,7 +39,7 @@ export interface DecodeBenchResult {
 export interface DecodeBenchOptions {
   /** Interleaved rounds per version (default 40). */
   rounds?: number;
-  /** Time of one decoder's turn in a round, ms (default 5), in batches of ≥ 50 µs. */
+  /** CPU time of one decoder's turn in a round, ms (default 10), in batches of ≥ 1 ms. */
   turnMs?: number;
   /** Warm-up time per decoder, ms (default 300). */
   warmupMs?: number;
@@ -168,11 +168,14 @@ export async function benchDecode(options: DecodeBenchOptions = {}): Promise<Dec
     const workloads = decoders(version).map(([name, decode, engine]) => workload(name, decode, samples, engine));
     const results = await runRounds(workloads, {
       rounds: options.rounds ?? 40,
-      turnNs: (options.turnMs ?? 5) * 1e6,
+      turnNs: (options.turnMs ?? 10) * 1e6,
       samplesPerRound: 5, // the slow generic decoders (~0.3 ms a report): a median of at least 5 per turn
       warmup: SAMPLES_PER_VERSION,
       warmupNs: (options.warmupMs ?? 300) * 1e6,
-      minBatchNs: 50_000,
+      // CPU time, not wall time: on a shared machine, time spent descheduled would otherwise
+      // land on whichever decoder was running (the ratios swung 3× from run to run).
+      now: cpuClock,
+      minBatchNs: 1_000_000,
     });
     for (const r of results) {
       const sorted = [...r.samples].sort((a, b) => a - b);

@@ -61,7 +61,7 @@ export async function benchHmac(options: { scale?: number } = {}): Promise<Row[]
     { name: 'default', run: () => ours.sign(MESSAGE + ours.sha256Hex(BODY)) },
   ];
 
-  const opts = { warmup: 5_000, samples: Math.round(1_000 * scale), rounds: 10, minSampleNs: 100_000 };
+  const opts = { warmup: 5_000, samples: Math.round(1_000 * scale), rounds: 20, minSampleNs: 100_000 };
   const a = await measure(signOnly, opts);
   const b = await measure(withBody, opts);
   const label: Record<string, string> = {

@@ -8,7 +8,7 @@
  * concurrent requests). Figures are per operation; `perRound` keeps each
  * round's median, from which rows.ts takes per-round ratios.
  */
-import { median, quantileOf, runRounds, type Workload } from './harness.js';
+import { median, quantileOf, runRounds, type Clock, type Workload } from './harness.js';
 
 export { median };
 
@@ -50,6 +50,8 @@ export interface MeasureOptions {
    * hundreds of short, I/O-bound rounds turn it off: a GC per turn would take longer than the turn.
    */
   gc?: boolean;
+  /** The clock (default wall time; `cpuClock` for CPU-bound comparisons). */
+  clock?: Clock;
 }
 
 /** The `q` quantile of an ascending list (the value at rank ⌈q·n⌉). */
@@ -89,6 +91,7 @@ export async function measure(contenders: readonly Contender[], options: Measure
     warmup: options.warmup ?? 200,
     minBatchNs: options.minSampleNs ?? 50_000,
     ...(options.gc === false ? { gc: false as const } : {}),
+    ...(options.clock === undefined ? {} : { now: options.clock }),
   });
   const result = new Map<string, Stats>();
   for (const [i, r] of results.entries()) {

@@ -34,6 +34,7 @@ import { createChannelsClient, unwrap } from '../src/channels/index.js';
 import { createSandbox } from '../src/sandbox/index.js';
 import { sandboxHandlers } from '../src/sandbox/msw/index.js';
 import { measure } from './measure.js';
+import { deltaUs, ratioSpread } from './rows.js';
 
 const scale = Number(process.argv[2] ?? 1);
 /** Only the setups whose name contains this (default: all). */
@@ -121,17 +122,19 @@ for (const phase of phases.filter((p) => only === undefined || p.name.includes(o
         { name: 'fetch', run: () => unwrap(direct.GET('/wallets/{wallet_id}', path)) },
         { name: 'phase', run: () => unwrap(underTest.GET('/wallets/{wallet_id}', path)) },
       ],
-      { warmup: 3_000, samples: Math.round(1_000 * scale), rounds: 10 },
+      { warmup: 3_000, samples: Math.round(1_000 * scale), rounds: 20 },
     );
     const base = stats.get('fetch')!.medianNs;
     const own = stats.get('phase')!.medianNs;
     const mean = 1e6 / stats.get('phase')!.opsPerSec;
-    rows.push([phase.name, (own / 1000).toFixed(1), mean.toFixed(1), (base / 1000).toFixed(1), (own / base).toFixed(2), ((own - base) / 1000).toFixed(1)]);
+    const ratio = ratioSpread(stats, 'phase', 'fetch');
+    const ratioText = `${ratio.median.toFixed(2)} (IQR ${ratio.q1.toFixed(2)}–${ratio.q3.toFixed(2)})`;
+    rows.push([phase.name, (own / 1000).toFixed(1), mean.toFixed(1), (base / 1000).toFixed(1), ratioText, (deltaUs(stats, 'phase', 'fetch')).toFixed(1)]);
   } finally {
     stop();
   }
 }
 sandbox.close();
-const header = ['setup', 'median µs', 'mean µs', 'sandbox.fetch median µs (same setup)', 'ratio', 'µs over sandbox.fetch'];
+const header = ['setup', 'median µs', 'mean µs', 'sandbox.fetch median µs (same setup)', 'ratio, per round', 'µs over sandbox.fetch, per round'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 for (const row of [header, ...rows]) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  '));

@@ -16,7 +16,7 @@ import { sandboxHandlers } from '../src/sandbox/msw/index.js';
 import { checkRequest, GENERATED_REQUEST_CHECKS, type CheckedRequest, type RequestChecks } from '../src/sandbox/request-check.js';
 import { createSandboxWith } from '../src/sandbox/sandbox.js';
 import { measure } from './measure.js';
-import { timingRow } from './rows.js';
+import { ratioSpread, timingRow, verdict } from './rows.js';
 import type { Row } from './table.js';
 
 const BENCH = '10 sandbox';
@@ -143,7 +143,7 @@ async function mswRoundTrip(scale: number): Promise<Row[]> {
         { name: 'msw-floor', run: () => unwrap(anyHandlerAnswer.GET('/wallets/{wallet_id}', path)) },
         { name: 'msw-http-get', run: () => unwrap(httpGetAnswer.GET('/wallets/{wallet_id}', path)) },
       ],
-      { warmup: MSW_WARMUP, samples: Math.round(1_000 * scale), rounds: 10 },
+      { warmup: MSW_WARMUP, samples: Math.round(1_000 * scale), rounds: 20 },
     );
     const us = (key: string) => (stats.get(key)!.medianNs / 1000).toFixed(0);
     const row = timingRow(BENCH, 'GET /wallets/{id} through MSW setupServer + sandboxHandlers (client without fetch)', stats, {
@@ -151,9 +151,9 @@ async function mswRoundTrip(scale: number): Promise<Row[]> {
       baselineKey: 'fetch',
       baseline: 'sandbox.fetch',
       goal: '≤ 1.5 × sandbox.fetch',
+      ...verdict(ratioSpread(stats, 'msw', 'fetch'), { atMost: 1.5 }, (x) => `${x.toFixed(2)}×`),
       note: `sandbox.fetch under the same setupServer: ${us('fetch')} µs`,
     });
-    row.pass = row.ratio! <= 1.5;
     const floor = timingRow(BENCH, '… MSW alone: a RequestHandler answering the same body at once (no sandbox)', stats, {
       key: 'msw-floor',
       baselineKey: 'fetch',
@@ -186,7 +186,7 @@ export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<R
         { name: 'fetch', run: () => unwrap(inProcess.GET('/wallets/{wallet_id}', path)) },
         { name: 'listen', run: () => unwrap(overHttp.GET('/wallets/{wallet_id}', path)) },
       ],
-      { warmup: 200, samples: Math.round(1_000 * scale), rounds: 10 },
+      { warmup: 200, samples: Math.round(1_000 * scale), rounds: 20 },
     );
     rows.push(timingRow(BENCH, 'GET /wallets/{id} through sandbox.fetch (in process)', stats, { key: 'fetch' }));
     rows.push(
@@ -222,7 +222,7 @@ export async function benchSandbox(options: SandboxBenchOptions = {}): Promise<R
       { name: 'read', run: () => checkRequest(channelsChecks.getWallet!, read) },
       { name: 'signed', run: () => checkRequest(channelsChecks.createOperation!, signed) },
     ],
-    { warmup: 2_000, samples: Math.round(1_000 * scale), rounds: 10 },
+    { warmup: 2_000, samples: Math.round(1_000 * scale), rounds: 20 },
   );
   rows.push(timingRow(BENCH, 'request check alone: GET /wallets/{id} (path parameter)', checkStats, { key: 'read', note: 'Ajv standalone code generated from the spec' }));
   rows.push(timingRow(BENCH, 'request check alone: POST /channels/{id}/operations (path + signed body)', checkStats, { key: 'signed' }));
