@@ -11,7 +11,9 @@
  * - peak RSS of `--all` over 10,000 and 100,000 items from a local paging
  *   server, and the goal of flat memory: 200,000 items complete with V8's
  *   old space capped at 32 MB.
- * Runs alternate between the commands compared; medians.
+ * Start-up runs alternate hyperfine-style (one run of each command per round,
+ * the order alternating from round to round, harness.ts); each ratio is the
+ * median of the per-round ratios, with its spread.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +21,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createSandbox } from '../src/sandbox/index.js';
-import { median } from './measure.js';
+import { median, pairedRatios, runRounds, spreadOf, type Workload, type WorkloadResult } from './harness.js';
+import { verdict } from './rows.js';
 import type { Row } from './table.js';
 
 const BENCH = '11 command line';
@@ -72,20 +75,60 @@ async function pagingServer(total: number): Promise<{ origin: string; close: () 
   };
 }
 
-/** A row of `samples` (ms) against `baseline`'s samples from the same alternating runs, with its goal of at most `goal` times the baseline. */
-function comparedRow(name: string, samples: number[], baseline: string, baselineSamples: number[], goal: number): Row {
-  const ratio = median(samples) / median(baselineSamples);
-  return {
-    bench: BENCH,
-    name,
-    value: Number(median(samples).toFixed(1)),
-    unit: 'ms',
-    baseline: `${baseline} (process)`,
-    ratio: Number(ratio.toFixed(2)),
-    goal: `≤ ${goal}× ${baseline}`,
-    pass: ratio <= goal,
-    note: `${baseline} in the same runs: ${median(baselineSamples).toFixed(1)} ms`,
-  };
+/**
+ * A start-up timed against another command (`baseline`, by name) in the same rounds, with its goal
+ * of at most `goal` times the baseline. `time` runs it once and gives its time in ms (a process' wall
+ * time, or until its first answer).
+ */
+interface StartUpCommand {
+  name: string;
+  time: () => Promise<number>;
+  baseline?: string;
+  goal?: number;
+}
+
+/** Runs `node <args>` once; its wall time (ms), or throws if it fails. */
+async function processTime(name: string, args: string[], env?: NodeJS.ProcessEnv): Promise<number> {
+  const run = await runNode(args, env);
+  if (run.code !== 0) throw new Error(`${name} exited ${run.code}`);
+  return run.wallMs;
+}
+
+/**
+ * The start-up commands, hyperfine-style: every command once per round, the order alternating from round
+ * to round (harness.ts); each ratio is the median of the per-round ratios to its baseline. The harness's
+ * clock is the sum of the times the commands report, so each is timed as `time` says.
+ */
+async function startUpRows(commands: StartUpCommand[], rounds: number): Promise<Row[]> {
+  let elapsedNs = 0;
+  const workload = (c: StartUpCommand): Workload => ({
+    name: c.name,
+    run: async (count: number) => {
+      for (let i = 0; i < count; i++) elapsedNs += (await c.time()) * 1e6;
+    },
+  });
+  // One run per turn, one warm-up run each (disk caches), no GC (the work is in the children).
+  const results = await runRounds(commands.map(workload), { rounds, samplesPerRound: 1, warmup: 1, minBatchNs: 0, gc: false, now: () => elapsedNs });
+  const byName = new Map(results.map((r) => [r.name, r]));
+  const ms = (r: WorkloadResult): number => Number((median(r.perRound) / 1e6).toFixed(1));
+  return commands.map((c, i): Row => {
+    const r = results[i] as WorkloadResult;
+    const base = c.baseline === undefined ? undefined : byName.get(c.baseline);
+    if (base === undefined || c.goal === undefined) return { bench: BENCH, name: c.name, value: ms(r), unit: 'ms', note: `median of ${rounds} rounds` };
+    const spread = spreadOf(pairedRatios(r.perRound, base.perRound));
+    return {
+      bench: BENCH,
+      name: c.name,
+      value: ms(r),
+      unit: 'ms',
+      baseline: base.name,
+      ratio: spread.median,
+      ratioSpread: spread,
+      goal: `≤ ${c.goal}× ${base.name.replace(' (process)', '')}`,
+      ...verdict(spread, { atMost: c.goal }, (x) => `${x.toFixed(2)}×`),
+      note: `${base.name.replace(' (process)', '')} in the same rounds: ${ms(base)} ms`,
+    };
+  });
 }
 
 /** `service-sdk mcp --sandbox`: from spawn to its answer to an MCP `initialize` over stdio (its tools and sandbox made by then); then stdin closes and it exits. */
@@ -124,55 +167,25 @@ export async function benchCli({ quick = false }: { quick?: boolean } = {}): Pro
   const runs = quick ? 5 : 20;
   const rows: Row[] = [];
   try {
-    // Start-up: bare node and --help, alternating.
-    await runNode(['-e', '0']);
-    await runNode([bin, '--help']);
-    const bare: number[] = [];
-    const help: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      bare.push((await runNode(['-e', '0'])).wallMs);
-      const run = await runNode([bin, '--help']);
-      if (run.code !== 0) throw new Error(`service-sdk --help exited ${run.code}`);
-      help.push(run.wallMs);
-    }
-    const ratio = median(help) / median(bare);
-    rows.push({ bench: BENCH, name: 'node -e 0 (process)', value: Number(median(bare).toFixed(1)), unit: 'ms' });
-    rows.push({
-      bench: BENCH,
-      name: 'service-sdk --help (process)',
-      value: Number(median(help).toFixed(1)),
-      unit: 'ms',
-      baseline: 'node -e 0 (process)',
-      ratio: Number(ratio.toFixed(2)),
-      goal: '≤ 1.5× node -e 0',
-      pass: ratio <= 1.5,
-    });
-
-    // MCP server start-up against --help, alternating.
-    await mcpStartup(bin);
-    const helpAgain: number[] = [];
-    const mcp: number[] = [];
-    for (let i = 0; i < Math.ceil(runs / 2); i++) {
-      helpAgain.push((await runNode([bin, '--help'])).wallMs);
-      mcp.push(await mcpStartup(bin));
-    }
-    rows.push(comparedRow('service-sdk mcp --sandbox to its initialize answer (process)', mcp, 'service-sdk --help', helpAgain, 2));
-
-    // One request against a listening sandbox.
+    // Start-up: each command once per round, against bare node (or --help, for the MCP server).
     const sandbox = createSandbox();
     const listener = await sandbox.listen();
     try {
       const env = { ...process.env, SERVICE_SDK_CHANNELS_BASE_URL: listener.baseUrls.channels, SERVICE_SDK_CHANNELS_API_KEY: sandbox.credentials.channels.apiKey };
-      const request: number[] = [];
-      const bareAgain: number[] = [];
-      // Alternating with bare node again: the ratio compares runs made under the same load.
-      for (let i = 0; i < Math.ceil(runs / 2); i++) {
-        bareAgain.push((await runNode(['-e', '0'])).wallMs);
-        const run = await runNode([bin, 'channels', 'list-channels', '--limit', '1'], env);
-        if (run.code !== 0) throw new Error(`service-sdk channels list-channels --limit 1 exited ${run.code}`);
-        request.push(run.wallMs);
-      }
-      rows.push(comparedRow('service-sdk channels list-channels --limit 1 (process, sandbox)', request, 'node -e 0', bareAgain, 2.5));
+      const bare = 'node -e 0 (process)';
+      const help = 'service-sdk --help (process)';
+      const commands: StartUpCommand[] = [
+        { name: bare, time: () => processTime(bare, ['-e', '0']) },
+        { name: help, time: () => processTime(help, [bin, '--help']), baseline: bare, goal: 1.5 },
+        { name: 'service-sdk mcp --sandbox to its initialize answer (process)', time: () => mcpStartup(bin), baseline: help, goal: 2 },
+        {
+          name: 'service-sdk channels list-channels --limit 1 (process, sandbox)',
+          time: () => processTime('service-sdk channels list-channels --limit 1', [bin, 'channels', 'list-channels', '--limit', '1'], env),
+          baseline: bare,
+          goal: 2.5,
+        },
+      ];
+      rows.push(...(await startUpRows(commands, runs)));
     } finally {
       await listener.close();
       sandbox.close();
