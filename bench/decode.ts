@@ -37,7 +37,7 @@ export interface DecodeBenchResult {
 }
 
 export interface DecodeBenchOptions {
-  /** Interleaved rounds per version (default 40). */
+  /** Interleaved rounds per version (default 60). */
   rounds?: number;
   /** CPU time of one decoder's turn in a round, ms (default 10), in batches of ≥ 1 ms. */
   turnMs?: number;
@@ -167,7 +167,7 @@ export async function benchDecode(options: DecodeBenchOptions = {}): Promise<Dec
     const samples = makeSamples(version);
     const workloads = decoders(version).map(([name, decode, engine]) => workload(name, decode, samples, engine));
     const results = await runRounds(workloads, {
-      rounds: options.rounds ?? 40,
+      rounds: options.rounds ?? 60,
       turnNs: (options.turnMs ?? 10) * 1e6,
       samplesPerRound: 5, // the slow generic decoders (~0.3 ms a report): a median of at least 5 per turn
       warmup: SAMPLES_PER_VERSION,
