@@ -12,11 +12,11 @@ import type { CliApi } from './apis.js';
 import type { ParsedArgs } from './argv.js';
 import { CliUsageError } from './errors.js';
 import type { CliOperation, CliParam } from './spec-table.js';
-import type { CheckedParameters, CheckedRequest, RequestCheck, RequestProblem } from '../sandbox/apply-request-check.js';
+import type { CheckedParameters, CheckedRequest, RequestCheck, RequestProblem } from '../checks/apply-request-check.js';
 
 /** The operation's generated check; only its own API's checks are loaded (start-up). */
 async function checkOf(api: CliApi, operation: CliOperation): Promise<RequestCheck> {
-  const { requestChecksOf } = await import('../sandbox/request-checks-of.js');
+  const { requestChecksOf } = await import('../checks/request-checks-of.js');
   const check = (await requestChecksOf(api.spec))[operation.id];
   if (check === undefined) throw new Error(`no generated request check for ${api.spec} ${operation.id}`);
   return check;
@@ -48,7 +48,7 @@ export async function checkedRequest(api: CliApi, operation: CliOperation, args:
     else if (param.in === 'query') for (const value of values) query.append(param.name, value);
     else headers.set(param.name, values.join(','));
   }
-  const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
+  const { applyRequestCheck } = await import('../checks/apply-request-check.js');
   const check = await checkOf(api, operation);
   const result = applyRequestCheck(check, { pathParams, query, headers, body });
   if (result.problem !== undefined) {
@@ -72,7 +72,7 @@ export async function checkRawRequest(api: CliApi, operation: CliOperation, requ
   const named = `${operation.method} ${operation.path} (${operation.name})`;
   if (request.body !== undefined && operation.body === undefined) throw new CliUsageError(`--data: ${named} takes no request body`);
   if (request.body === undefined && operation.body?.required) throw new CliUsageError(`missing --data: ${named} needs a JSON request body`);
-  const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
+  const { applyRequestCheck } = await import('../checks/apply-request-check.js');
   const result = applyRequestCheck(await checkOf(api, operation), request);
   if (result.problem !== undefined) throw refusal(result.problem, `${result.problem.location} parameter ${result.problem.field}`);
   return result.parameters;
@@ -95,7 +95,7 @@ function refusal(problem: RequestProblem, parameterName: string): CliUsageError 
 
 /** One value of a parameter checked alone (a feed ID given as an argument), named as the user gave it. */
 export async function checkedValue(api: CliApi, operation: CliOperation, param: CliParam, value: string, label: string): Promise<unknown> {
-  const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
+  const { applyRequestCheck } = await import('../checks/apply-request-check.js');
   const check = await checkOf(api, operation);
   const query = new URLSearchParams();
   const pathParams: Record<string, string> = {};

@@ -8,7 +8,7 @@
  */
 import type { CliApi } from '../cli/apis.js';
 import type { CliOperation, CliParam } from '../cli/spec-table.js';
-import type { CheckedRequest, RequestCheck, RequestProblem } from '../sandbox/apply-request-check.js';
+import type { CheckedRequest, RequestCheck, RequestProblem } from '../checks/apply-request-check.js';
 import { ToolInputError, type JsonSchema, type Tool, type ToolHints } from './tool.js';
 
 /** Operations that are not a request and answer: the live stream has `streams watch` and latest_reports. */
@@ -116,8 +116,8 @@ export async function checkedCall(api: CliApi, operation: CliOperation, args: Re
     else request.headers.set(param.name, values.join(','));
   }
   if (args.body === undefined && operation.body?.required) throw new ToolInputError(`body is required: ${toolName(api, operation)} sends a JSON request body`);
-  const { applyRequestCheck } = await import('../sandbox/apply-request-check.js');
-  const { requestChecksOf } = await import('../sandbox/request-checks-of.js');
+  const { applyRequestCheck } = await import('../checks/apply-request-check.js');
+  const { requestChecksOf } = await import('../checks/request-checks-of.js');
   const check = (await requestChecksOf(api.spec))[operation.id] as RequestCheck;
   const result = applyRequestCheck(check, { ...request, pathParams });
   if (result.problem !== undefined) throw new ToolInputError(problemText(result.problem));

@@ -12,9 +12,9 @@ import { requestChecks as coordinator } from '../../generated/request-checks/pol
 import { requestChecks as evaluation } from '../../generated/request-checks/policy-evaluation.js';
 import { requestChecks as reporting } from '../../generated/request-checks/policy-reporting.js';
 import { requestChecks as streams } from '../../generated/request-checks/streams.js';
-import type { RequestChecks } from './apply-request-check.js';
+import type { RequestChecks } from '../checks/apply-request-check.js';
 
-export * from './apply-request-check.js';
+export * from '../checks/apply-request-check.js';
 
 /** The checks of the committed bundles. */
 export const GENERATED_REQUEST_CHECKS: RequestChecks = {

@@ -4,10 +4,10 @@
  * table of handlers, one per operationId of its spec, over its own state.
  */
 import type { ReportSigning } from './streams/don.js';
-import type { RequestProblem } from './apply-request-check.js';
-import type { SandboxApi } from './apis.js';
+import type { RequestProblem } from '../checks/apply-request-check.js';
+import type { SandboxApi } from '../checks/apis.js';
 
-export { SANDBOX_APIS, type SandboxApi } from './apis.js';
+export { SANDBOX_APIS, type SandboxApi } from '../checks/apis.js';
 
 
 /** A request as a handler sees it: routed, authenticated, its JSON body parsed. */
