@@ -47,7 +47,7 @@ export async function runSandbox(rest: readonly string[], io: CliIo): Promise<nu
   if (args.positionals.length > 0) throw new CliUsageError(`sandbox: unexpected argument ${JSON.stringify(args.positionals[0])}`);
   const port = numberFlag('port', lastValue(args, 'port'), 0);
   const pace = numberFlag('pace', lastValue(args, 'pace'), 1);
-  const { createSandbox } = await import('../sandbox/sandbox.js');
+  const { createSandbox } = await import('../sandbox/index.js');
   const sandbox = createSandbox({ pace });
   let listener;
   try {

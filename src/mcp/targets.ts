@@ -33,10 +33,10 @@ export async function openTargets(options: McpOptions, io: CliIo): Promise<Targe
   let close = () => {};
   if (options.sandbox) {
     // Made on the first call that needs it: start-up (the answer to `initialize`) does not wait for it.
-    let sandbox: Promise<import('../sandbox/sandbox.js').Sandbox> | undefined;
-    let made: import('../sandbox/sandbox.js').Sandbox | undefined;
+    let sandbox: Promise<import('../sandbox/index.js').Sandbox> | undefined;
+    let made: import('../sandbox/index.js').Sandbox | undefined;
     const theSandbox = () =>
-      (sandbox ??= import('../sandbox/sandbox.js').then(({ createSandbox }) => (made = createSandbox({ pace: options.pace }))));
+      (sandbox ??= import('../sandbox/index.js').then(({ createSandbox }) => (made = createSandbox({ pace: options.pace }))));
     const given = trust;
     trustOf = async () => given ?? (await theSandbox()).reportTrust;
     fetch = async (input, init) => (await theSandbox()).fetch(input, init);
