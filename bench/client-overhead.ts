@@ -7,7 +7,9 @@
  */
 import createClient from 'openapi-fetch';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { createChannelsClient, unwrap, type ChannelsPaths } from '../src/channels/index.js';
+import * as otel from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { createChannelsClient, openTelemetryObserver, unwrap, type ChannelsPaths } from '../src/channels/index.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_TIMEOUT_MS } from '../src/core/client.js';
 import { inMemoryFetch } from './in-memory-fetch.js';
 import { median, pairedDifferences, pairedRatios, spreadOf } from './harness.js';
@@ -200,12 +202,27 @@ export async function benchClientOverhead(server: BenchServer, options: ClientOv
   const oursNoTimeoutGet = (): Promise<unknown> =>
     unwrap(oursNoTimeout.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } }));
 
+  // Beside it: a logger at `info` (a successful attempt writes nothing at that level, so this is the
+  // cost of the observer itself), and OpenTelemetry tracing every attempt into an in-memory exporter.
+  const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+  const oursLogged = createChannelsClient({ apiKey: API_KEY, baseUrl, fetch: answer, logger: quietLogger, logLevel: 'info' });
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const oursTraced = createChannelsClient({ apiKey: API_KEY, baseUrl, fetch: answer, observers: [openTelemetryObserver(otel, { tracerProvider })] });
+  const oursLoggedGet = (): Promise<unknown> => unwrap(oursLogged.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } }));
+  const oursTracedGet = (): Promise<unknown> => {
+    exporter.reset();
+    return unwrap(oursTraced.GET('/wallets/{wallet_id}', { params: { path: { wallet_id: WALLET_ID } } }));
+  };
+
   const memory = await measure(
     [
       { name: 'bare', run: bareMem },
       { name: 'openapi-fetch', run: plainGet },
       { name: 'ours', run: oursMemGet },
       { name: 'ours-no-timeout', run: oursNoTimeoutGet },
+      { name: 'ours-logger-info', run: oursLoggedGet },
+      { name: 'ours-opentelemetry', run: oursTracedGet },
     ],
     { warmup: 2_000, samples: Math.round(2_000 * scale), rounds: Math.round(200 * scale), minSampleNs: 50_000, gc: false },
   );
@@ -221,6 +238,18 @@ export async function benchClientOverhead(server: BenchServer, options: ClientOv
       note: `${signed(oursDelta.median, 2)} µs/req over openapi-fetch (median of per-round differences; IQR ${signed(oursDelta.q1, 2)} to ${signed(oursDelta.q3, 2)})`,
     }),
   );
+  for (const [key, label] of [
+    ['ours-logger-info', 'in-memory: createChannelsClient with a logger at info'],
+    ['ours-opentelemetry', 'in-memory: createChannelsClient with OpenTelemetry tracing (in-memory exporter)'],
+  ] as const) {
+    rows.push(
+      timingRow(BENCH, label, memory, {
+        key,
+        baselineKey: 'openapi-fetch',
+        note: `${signed(deltaUs(memory, key, 'openapi-fetch'), 2)} µs/req over openapi-fetch, ${signed(deltaUs(memory, key, 'ours'), 2)} µs over ours without`,
+      }),
+    );
+  }
   rows.push(
     timingRow(BENCH, 'in-memory: createChannelsClient, no time limits (diagnostic)', memory, {
       key: 'ours-no-timeout',

@@ -1,7 +1,7 @@
 /**
  * secp256k1 public-key recovery, as Ethereum's `ecrecover` precompile does
  * it, for {@link verifyReport}: libsecp256k1 compiled to WebAssembly
- * (scripts/lib/secp256k1-wasm.mjs; 83 kB, 28 kB gzipped: its multiplication
+ * (built by the repository's generator; 83 kB, 28 kB gzipped: its multiplication
  * tables are built in memory on first use rather than shipped), one recovery
  * several times faster than `@noble/curves` (the verify benchmark's notes
  * have the figures and the options rejected).

@@ -83,7 +83,7 @@ describe('errors', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(isChannelsError(error, 'CONFLICT', 'OPERATION_NOT_CANCELLABLE')).toBe(true);
     expect(isChannelsError(error, 'CONFLICT', 'OPERATION_DEADLINE_ELAPSED')).toBe(false);
-    expect(error.operation).toEqual({ method: 'PATCH', path: '/channels/{channel_id}/operations/{operation_id}' });
+    expect(error.operation).toMatchObject({ method: 'PATCH', path: '/channels/{channel_id}/operations/{operation_id}', urlPath: expect.stringMatching(/\/channels\/[^/]+\/operations\/[^/]+$/) });
     expect(error.message).not.toContain(KEY);
   });
 

@@ -125,6 +125,12 @@ describe('the spec gate in a clone without tags or history', () => {
     expect(section).toContain(`Changes since ${released.version}.`);
     expect(section).toMatch(/### Breaking\n- .*`WalletType`: Enum of `WalletType` lost values: 'protected_rsa'/);
 
+    // The code still lists the removed wallet type: the gate refuses until it is written.
+    const broken = await npmRun('spec:release', '--api', 'channels');
+    expect(broken.code, broken.output).toBe(1);
+    expect(broken.output).toContain('REFUSED the type-check fails');
+    edit('src/sandbox/channels/model.ts', (text) => text.replace(", 'protected_rsa']", ']'));
+
     const release = await npmRun('spec:release', '--api', 'channels');
     expect(release.code, release.output).toBe(0);
     expect(readRelease('channels', clone)).toMatchObject({ version: major, body: read('generated/openapi/channels.yaml') });
