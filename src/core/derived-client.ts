@@ -82,7 +82,7 @@ export function deriveClients<C extends object>(client: C, defaults: Record<stri
     if (member !== null && typeof member === 'object' && typeof (member as Partial<AnyClient>).GET === 'function') group[name] = deriveClient(member, defaults, onAnswer);
   }
   if (Object.keys(group).length === 0) throw new ConfigurationError('client', 'expected a client of this SDK (one made by createChannelsClient, createStreamsClient or createPolicyClient)');
-  group.withOptions = (options: WithOptions) => deriveClients(group, checkWithOptions(options));
+  Object.defineProperty(group, 'withOptions', { value: (options: WithOptions) => deriveClients(group, checkWithOptions(options)) });
   return group as C;
 }
 

@@ -83,5 +83,8 @@ export function createPolicyClient(options: PolicyClientOptions): PolicyClient {
       optionNames: POLICY_OPTIONS,
     }),
   };
-  return { ...clients, withOptions: (defaults: WithOptions) => deriveClients(clients, checkWithOptions(defaults)) as PolicyClient };
+  // Not enumerable: the policy client lists (and serialises as) its three clients.
+  return Object.defineProperty({ ...clients }, 'withOptions', {
+    value: (defaults: WithOptions) => deriveClients(clients, checkWithOptions(defaults)) as PolicyClient,
+  }) as PolicyClient;
 }
