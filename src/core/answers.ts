@@ -45,6 +45,7 @@ export function answerInfo(response: Response): AnswerInfo | undefined {
   };
 }
 
-function urlPathOf(url: string): string {
+/** The path of `url`, without origin, query or fragment (`/` when empty). */
+export function urlPathOf(url: string): string {
   return url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/[?#].*$/, '') || '/';
 }

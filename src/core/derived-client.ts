@@ -1,4 +1,4 @@
-import { answerInfo } from './answers.js';
+import { answerInfo, urlPathOf } from './answers.js';
 import { ConfigurationError, type AttemptRecord, type OperationRef } from './errors.js';
 import { requestIdOf } from './error-body.js';
 import { describe } from './options.js';
@@ -126,7 +126,7 @@ function mergeHeaders(defaults: Record<string, string>, own: unknown): Headers {
 /** The answer a call got, for `withResponse`. */
 export function responseInfoOf(response: Response): ResponseInfo {
   const info = answerInfo(response);
-  const urlPath = new URL(response.url || 'http://unknown/').pathname;
+  const urlPath = urlPathOf(response.url);
   return {
     status: response.status,
     headers: response.headers,

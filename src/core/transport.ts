@@ -1,4 +1,5 @@
 import type { Middleware } from 'openapi-fetch';
+import { urlPathOf } from './answers.js';
 import type { Authorizer } from './auth.js';
 import type { CallContext } from './call-options.js';
 import { requestIdOf } from './error-body.js';
@@ -446,10 +447,6 @@ function noLimit(ms: number): number | undefined {
 /** What openapi-fetch hands middleware as `options`, as far as the transport knows it. */
 function MIDDLEWARE_OPTIONS(baseUrl: string): Readonly<Record<string, unknown>> {
   return Object.freeze({ baseUrl, parseAs: 'json' });
-}
-
-function urlPathOf(url: string): string {
-  return url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/[?#].*$/, '') || '/';
 }
 
 /** The init of every hop of an attempt: its deadline's signal, and `redirect: 'manual'` if the Request lacks it. */
